@@ -1,0 +1,111 @@
+"""Human-like reaction times for bots, by level.
+
+A person at a Ligretto table does three kinds of things, each taking a
+variable time (R3: everyone plays at once, so *when* an action lands decides
+the races):
+
+* **notice** a card that fits — scan the middle and the own open cards;
+* **move** it — reach, pick it up, put it on the pile;
+* **turn** three hand cards onto the discard pile (R3 "hand and discard"),
+  which includes the glance that found nothing better to do.
+
+Human reaction and movement times are right-skewed: most are near a typical
+value, a few are much slower (a distraction, a second look). A lognormal
+distribution has exactly that shape and is the usual model for them, so each
+time is ``median * exp(sigma * N(0, 1))``.
+
+The medians are calibrated so that a simulated four-player round with the
+same level at every seat lasts what a round at a real table lasts: roughly
+one to three minutes (``docs/bots.md`` has the calibration and the command
+that reproduces it). ``easy`` is a first-time player, ``expert`` a practised
+one who still has human hands.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["LEVELS", "Level", "ReactionModel", "reaction_model"]
+
+
+class Level(StrEnum):
+    """Named skill levels of a bot's timing."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionModel:
+    """Lognormal reaction times (seconds) for one level.
+
+    Each ``*_median`` is the median of its distribution; ``sigma`` is the
+    standard deviation of the underlying normal (the spread; 0.35 means
+    roughly one time in six is more than 40 % slower than the median).
+    """
+
+    level: Level
+    notice_median: float
+    move_median: float
+    turn_median: float
+    sigma: float = 0.35
+
+    def __post_init__(self) -> None:
+        for name in ("notice_median", "move_median", "turn_median"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive")
+        if self.sigma < 0:
+            raise ValueError("sigma must not be negative")
+
+    # ``median * exp(sigma * z)`` is the same distribution as
+    # ``rng.lognormvariate(log(median), sigma)`` and a little faster.
+    def notice(self, rng: random.Random) -> float:
+        """Time to notice a card that fits."""
+        return self.notice_median * math.exp(self.sigma * rng.gauss())
+
+    def move(self, rng: random.Random) -> float:
+        """Time to move a card once it has been noticed."""
+        return self.move_median * math.exp(self.sigma * rng.gauss())
+
+    def play(self, rng: random.Random) -> float:
+        """Notice a fitting card, then move it: the delay of a play."""
+        return (self.notice_median + self.move_median) * math.exp(self.sigma * rng.gauss())
+
+    def turn(self, rng: random.Random) -> float:
+        """Time to turn three hand cards (or pick up the discard pile)."""
+        return self.turn_median * math.exp(self.sigma * rng.gauss())
+
+    @property
+    def mean_play(self) -> float:
+        """Mean delay of a play (lognormal mean: median * exp(sigma²/2))."""
+        return (self.notice_median + self.move_median) * math.exp(self.sigma**2 / 2)
+
+    @property
+    def mean_turn(self) -> float:
+        """Mean delay of a turn."""
+        return self.turn_median * math.exp(self.sigma**2 / 2)
+
+
+# Calibration: see docs/bots.md ("Timing calibration").
+LEVELS: dict[Level, ReactionModel] = {
+    Level.EASY: ReactionModel(Level.EASY, notice_median=1.5, move_median=0.9, turn_median=1.6),
+    Level.MEDIUM: ReactionModel(Level.MEDIUM, notice_median=1.0, move_median=0.7, turn_median=1.2),
+    Level.HARD: ReactionModel(Level.HARD, notice_median=0.7, move_median=0.5, turn_median=0.9),
+    Level.EXPERT: ReactionModel(
+        Level.EXPERT, notice_median=0.5, move_median=0.4, turn_median=0.7, sigma=0.3
+    ),
+}
+
+
+def reaction_model(level: str | Level) -> ReactionModel:
+    """The reaction model of a named level (``easy``, ``medium``, ``hard``, ``expert``)."""
+    try:
+        return LEVELS[Level(level)]
+    except ValueError:
+        names = ", ".join(lv.value for lv in Level)
+        raise ValueError(f"unknown bot level {level!r}; choose one of {names}") from None
