@@ -1,1 +1,51 @@
-"""ligretto.tafel."""
+"""The Tafel: a game on the score board (RULES.md part 2), pure and without I/O."""
+
+from ligretto.tafel.errors import (
+    Code,
+    ImplausibleRoundError,
+    InvalidGameError,
+    InvalidRoundError,
+    NoSuchRoundError,
+    RoundOrderError,
+    TafelError,
+)
+from ligretto.tafel.game import (
+    DEFAULT_TARGET,
+    MAX_AGREED_ROUNDS,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    TARGET_CHOICES,
+    Deck,
+    Game,
+    Mode,
+    Round,
+    Standing,
+    Status,
+    describe,
+    describe_round,
+    from_description,
+)
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "MAX_AGREED_ROUNDS",
+    "MAX_PLAYERS",
+    "MAX_TARGET",
+    "TARGET_CHOICES",
+    "Code",
+    "Deck",
+    "Game",
+    "ImplausibleRoundError",
+    "InvalidGameError",
+    "InvalidRoundError",
+    "Mode",
+    "NoSuchRoundError",
+    "Round",
+    "RoundOrderError",
+    "Standing",
+    "Status",
+    "TafelError",
+    "describe",
+    "describe_round",
+    "from_description",
+]

@@ -1,0 +1,73 @@
+"""Errors of the Tafel domain.
+
+Every error is a ``ValueError`` subclass that carries a sentence a person
+understands (naming the player and the rule), a stable machine ``code`` the
+web pages translate, and the rule id from RULES.md part 2.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    """Stable machine codes of Tafel errors (the web pages translate them)."""
+
+    # T1: creating a game
+    TOO_FEW_PLAYERS = "too_few_players"
+    TOO_MANY_PLAYERS = "too_many_players"
+    EMPTY_NAME = "empty_name"
+    NAME_TOO_LONG = "name_too_long"
+    DUPLICATE_NAME = "duplicate_name"
+    BAD_MODE = "bad_mode"
+    BAD_TARGET = "bad_target"
+    BAD_ROUNDS = "bad_rounds"
+    BAD_DECK = "bad_deck"
+    # T2/T3: the numbers of a round
+    UNKNOWN_PLAYER = "unknown_player"
+    MISSING_PLAYER = "missing_player"
+    NOT_A_WHOLE_NUMBER = "not_a_whole_number"
+    OUT_OF_RANGE = "out_of_range"
+    TWO_CALLERS = "two_callers"
+    IMPLAUSIBLE = "implausible"
+    # the order of entries (T2–T5)
+    ROUND_PENDING = "round_pending"
+    ROUND_NOT_PENDING = "round_not_pending"
+    NO_SUCH_ROUND = "no_such_round"
+    NOT_LAST_ROUND = "not_last_round"
+    GAME_FINISHED = "game_finished"
+    ALL_ROUNDS_PLAYED = "all_rounds_played"
+    NO_ROUNDS = "no_rounds"
+    DECIDED_EARLIER = "decided_earlier"
+    BAD_IMPORT = "bad_import"
+
+
+class TafelError(ValueError):
+    """Base of all Tafel errors: refused input that changed nothing."""
+
+    def __init__(self, code: Code, message: str, *, rule: str, player: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.player = player
+
+
+class InvalidGameError(TafelError):
+    """The players or the mode of a new game break T1."""
+
+
+class InvalidRoundError(TafelError):
+    """The numbers of a round break T2 or T3."""
+
+
+class ImplausibleRoundError(InvalidRoundError):
+    """A round breaks "middle ≥ 10 − stack" (T3); accepted only when confirmed."""
+
+
+class RoundOrderError(TafelError):
+    """The entry does not fit the state of the game (pending round, game over …)."""
+
+
+class NoSuchRoundError(TafelError, LookupError):
+    """The round number does not exist in this game."""
