@@ -1,1 +1,36 @@
-"""ligretto.store."""
+"""Persistence of Tafel games: SQLAlchemy 2 tables, Alembic migrations, the service.
+
+>>> from ligretto.store import TafelService, make_engine, migrate
+>>> engine = make_engine("sqlite:///:memory:")  # doctest: +SKIP
+"""
+
+from ligretto.store.database import make_engine, migrate, sqlite_url
+from ligretto.store.hub import ChangeHub, Subscription
+from ligretto.store.service import (
+    CreatedGame,
+    Forbidden,
+    GameNotFound,
+    HistoryEntry,
+    StoredGame,
+    StoreError,
+    TafelService,
+    VersionConflict,
+    WriteResult,
+)
+
+__all__ = [
+    "ChangeHub",
+    "CreatedGame",
+    "Forbidden",
+    "GameNotFound",
+    "HistoryEntry",
+    "StoreError",
+    "StoredGame",
+    "Subscription",
+    "TafelService",
+    "VersionConflict",
+    "WriteResult",
+    "make_engine",
+    "migrate",
+    "sqlite_url",
+]

@@ -1,0 +1,1 @@
+"""Alembic migrations of the Tafel store (shipped with the package)."""

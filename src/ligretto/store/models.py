@@ -1,0 +1,82 @@
+"""Database tables of the Tafel (SQLAlchemy 2 typed ORM).
+
+A round is one row; its counts are JSON arrays in seating order. Totals are
+never stored: they are derived from the rounds (T6). ``games.version`` grows
+by one with every change; writers check it to detect a second phone's edit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class GameRow(Base):
+    __tablename__ = "tafel_games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    players: Mapped[str] = mapped_column(Text)  # JSON list, seating order (T1)
+    mode: Mapped[str] = mapped_column(String(16))
+    target: Mapped[int | None] = mapped_column(Integer)
+    agreed_rounds: Mapped[int | None] = mapped_column(Integer)
+    deck: Mapped[str] = mapped_column(String(16))
+    row_storage: Mapped[bool] = mapped_column(Boolean)
+    closed: Mapped[bool] = mapped_column(Boolean)
+    scored: Mapped[bool] = mapped_column(Boolean)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoundRow(Base):
+    __tablename__ = "tafel_rounds"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tafel_games.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stacks: Mapped[str] = mapped_column(Text)  # JSON list (T2)
+    middle: Mapped[str | None] = mapped_column(Text)  # JSON list or NULL while pending (T3)
+    confirmed: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """The history of a game (T6): what changed and when."""
+
+    __tablename__ = "tafel_events"
+    __table_args__ = (Index("ix_tafel_events_game_version", "game_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tafel_games.id", ondelete="CASCADE")
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    action: Mapped[str] = mapped_column(String(32))
+    round_n: Mapped[int | None] = mapped_column(Integer)
+    detail: Mapped[str] = mapped_column(Text)  # JSON object

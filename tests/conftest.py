@@ -1,0 +1,63 @@
+"""Fixtures shared across the suite: a migrated database on SQLite and PostgreSQL.
+
+The PostgreSQL variants run when LIGRETTO_TEST_POSTGRES_URL is set (``.ci/run``
+starts a throwaway server); without it they skip, unless
+LIGRETTO_REQUIRE_POSTGRES=1 makes the missing server a failure. Each test
+module gets its own schema, dropped afterwards, so reruns start clean.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+
+from ligretto.store import make_engine, migrate, sqlite_url
+
+
+def postgres_base_url() -> str:
+    """The test server's URL, or skip (fail when LIGRETTO_REQUIRE_POSTGRES=1)."""
+    url = os.environ.get("LIGRETTO_TEST_POSTGRES_URL", "")
+    if not url:
+        if os.environ.get("LIGRETTO_REQUIRE_POSTGRES") == "1":
+            pytest.fail("LIGRETTO_REQUIRE_POSTGRES=1 but LIGRETTO_TEST_POSTGRES_URL is not set")
+        pytest.skip("LIGRETTO_TEST_POSTGRES_URL is not set")
+    return url
+
+
+@pytest.fixture(
+    scope="module",
+    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
+)
+def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database URL for an empty database of either kind (one per test module)."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path_factory.mktemp("db"))
+        return
+    base = postgres_base_url()
+    schema = "test_" + secrets.token_hex(6)
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def engine(database_url: str) -> Iterator[Engine]:
+    """A migrated engine on ``database_url``."""
+    eng = make_engine(database_url)
+    migrate(eng)
+    yield eng
+    eng.dispose()
