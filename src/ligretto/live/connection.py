@@ -1,0 +1,61 @@
+"""One client connection as the table sees it: an outbox, never a socket.
+
+The table never awaits a client.  It puts finished JSON text into the
+connection's bounded outbox and moves on; the transport (the WebSocket
+route) drains the outbox in its own task.  A client too slow to keep up
+fills its outbox and is dropped instead of slowing the table down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from ligretto.live.ratelimit import TokenBucket
+
+OUTBOX_SIZE = 512
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """A joined (or joining) client of one table."""
+
+    __slots__ = (
+        "bucket",
+        "host",
+        "id",
+        "joined",
+        "outbox",
+        "overflowed",
+        "seat",
+        "strikes",
+    )
+
+    def __init__(self, *, rate: float = 20.0, burst: float = 30.0) -> None:
+        self.id = next(_ids)
+        # ``None`` in the outbox tells the sender to close the socket.
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.bucket = TokenBucket(rate, burst)
+        self.joined = False
+        self.seat: int | None = None
+        self.host = False
+        self.overflowed = False
+        # Refusals for flooding in a row; too many and the socket is closed.
+        self.strikes = 0
+
+    def send(self, text: str) -> None:
+        """Queue one message; a full outbox marks the client as too slow."""
+        if self.overflowed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+    def close(self) -> None:
+        """Ask the transport to close this connection after what is queued."""
+        try:
+            self.outbox.put_nowait(None)
+        except asyncio.QueueFull:
+            self.overflowed = True

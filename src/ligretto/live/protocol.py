@@ -1,0 +1,299 @@
+"""The live-play wire protocol: typed, versioned JSON messages.
+
+Every message is one JSON object with a protocol version ``v`` and a
+``type``.  Messages from a client are validated on arrival (pydantic, with
+a discriminated union on ``type``); anything that does not validate is
+refused with a reason code and never reaches the table.  Messages to a
+client are built from the models below, so ``docs/protocol.md`` and the
+code describe the same shapes.
+
+Reason codes travel as short strings (see :class:`Reason`), never as
+tracebacks: like boardgame.io's master, errors are data.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+
+# A move is a few dozen bytes; a join a name.  Anything much bigger is
+# not a message of this protocol and is refused before it is parsed.
+MAX_MESSAGE_BYTES = 2048
+
+STRATEGIES = ("random", "greedy", "stack-first", "own")
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+class Reason(StrEnum):
+    """Why a client message was refused.
+
+    ``pile_taken`` is the R3 race: the move was legal when the player saw
+    the pile, but someone faster got there first.  ``illegal`` is a move
+    the rules never allowed.  The two are kept apart because the page
+    shows them differently (the card flies back vs. a shake).
+    """
+
+    NO_SUCH_TABLE = "no_such_table"
+    MALFORMED = "malformed"
+    TOO_LARGE = "too_large"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    RATE_LIMITED = "rate_limited"
+    NOT_JOINED = "not_joined"
+    ALREADY_JOINED = "already_joined"
+    BAD_TOKEN = "bad_token"
+    TABLE_FULL = "table_full"
+    NAME_TAKEN = "name_taken"
+    BAD_NAME = "bad_name"
+    NOT_SEATED = "not_seated"
+    WRONG_SEAT = "wrong_seat"
+    NOT_HOST = "not_host"
+    NOT_STARTED = "not_started"
+    NOT_PLAYING = "not_playing"
+    ROUND_OVER = "round_over"
+    PILE_TAKEN = "pile_taken"
+    ILLEGAL = "illegal"
+    BAD_ACTION = "bad_action"
+    SEAT_TAKEN = "seat_taken"
+    NO_SUCH_SEAT = "no_such_seat"
+    TOO_FEW_PLAYERS = "too_few_players"
+    ALREADY_STARTED = "already_started"
+    GAME_OVER = "game_over"
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = 1
+
+
+# --------------------------------------------------------------------------
+# client -> server
+# --------------------------------------------------------------------------
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+
+
+class Join(_Message):
+    """First message on a connection.
+
+    - ``token``: take back the seat (or host role) that token belongs to.
+    - ``name``: sit down in a free seat under that name (before the start).
+    - neither: watch the table.
+    """
+
+    type: Literal["join"]
+    name: Name | None = None
+    token: Token | None = None
+
+
+class Move(_Message):
+    """Play an action in the rules engine's text form (``Action.parse``).
+
+    ``seat`` is optional; when given it must be the sender's own seat (a
+    move for someone else's seat is refused with ``wrong_seat``).  ``ref``
+    is echoed back so the page can match an answer to its move.
+    """
+
+    type: Literal["move"]
+    action: Annotated[str, Field(min_length=1, max_length=64)]
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    ref: Annotated[int, Field(ge=0, le=2**31)] = 0
+
+
+class AddBot(_Message):
+    """Host only, before the start: put a bot into a free seat."""
+
+    type: Literal["add_bot"]
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    strategy: Literal["random", "greedy", "stack-first", "own"] = "stack-first"
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+
+
+class RemoveBot(_Message):
+    """Host only, before the start: free a bot's seat."""
+
+    type: Literal["remove_bot"]
+    seat: Annotated[int, Field(ge=0, le=15)]
+
+
+class Start(_Message):
+    """Host only: start the game, or the next round after a round ended."""
+
+    type: Literal["start"]
+
+
+class Ping(_Message):
+    """Keep-alive; answered with ``pong`` carrying the server clock."""
+
+    type: Literal["ping"]
+    t: float | None = None
+
+
+ClientMessage = Annotated[
+    Join | Move | AddBot | RemoveBot | Start | Ping, Field(discriminator="type")
+]
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be accepted at all."""
+
+    def __init__(self, code: Reason, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Validate one incoming frame; raise :class:`ProtocolError` with a code."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(Reason.TOO_LARGE, f"message longer than {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return _client_adapter.validate_json(raw)
+    except ValidationError as exc:
+        errors = exc.errors()
+        loc: tuple[int | str, ...] = tuple(errors[0]["loc"]) if errors else ()
+        msg = errors[0]["msg"] if errors else "invalid"
+        if loc[:1] == ("v",) or (len(loc) > 1 and loc[1] == "v"):
+            raise ProtocolError(
+                Reason.UNSUPPORTED_VERSION, f"protocol version {PROTOCOL_VERSION} expected"
+            ) from None
+        where = ".".join(str(part) for part in loc) or "message"
+        raise ProtocolError(Reason.MALFORMED, f"{where}: {msg}") from None
+
+
+# --------------------------------------------------------------------------
+# server -> client
+# --------------------------------------------------------------------------
+
+
+class SeatInfo(BaseModel):
+    """One seat as everybody at the table sees it (no token, ever)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    name: str | None
+    kind: Literal["empty", "human", "bot"]
+    connected: bool = False
+    # A person who stayed away too long is played by a bot until they
+    # come back (the table must not stall).
+    away: bool = False
+    strategy: str | None = None
+    level: str | None = None
+
+
+class TableInfo(BaseModel):
+    """The table as a whole: seats, phase, options, scores so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    phase: Literal["lobby", "countdown", "playing", "round_over", "game_over"]
+    seats: list[SeatInfo]
+    options: dict[str, Any]
+    end: dict[str, Any]
+    round_no: int
+    start_at: float | None = None
+    tafel_game: str | None = None
+    tafel_url: str | None = None
+    totals: list[int] | None = None
+    watchers: int = 0
+
+
+class Welcome(_Message):
+    """Answer to ``join``: who you are at this table."""
+
+    type: Literal["welcome"] = "welcome"
+    seat: int | None
+    token: str | None
+    host: bool
+    server_now: float
+    table: TableInfo
+
+
+class TableUpdate(_Message):
+    """Seats or phase changed (someone joined, a bot was added, …)."""
+
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class Countdown(_Message):
+    """ "Ligretto!" at ``start_at`` (server clock, seconds since the epoch).
+
+    Sent as a future time so that every seat starts together whatever its
+    latency; ``server_now`` lets the page correct for its own clock.
+    """
+
+    type: Literal["countdown"] = "countdown"
+    round_no: int
+    start_at: float
+    server_now: float
+
+
+class ViewMessage(_Message):
+    """The whole table as the recipient may see it (on join, rejoin, deal)."""
+
+    type: Literal["view"] = "view"
+    round_no: int
+    seq: int
+    view: dict[str, Any]
+
+
+class EventsMessage(_Message):
+    """A move was accepted: what happened, and the table as it is now.
+
+    ``ref`` is set only in the copy sent to the player who made the move.
+    """
+
+    type: Literal["events"] = "events"
+    round_no: int
+    seq: int
+    seat: int
+    action: str
+    events: list[str]
+    view: dict[str, Any]
+    ref: int | None = None
+
+
+class Refused(_Message):
+    """A message was refused; only its sender gets this."""
+
+    type: Literal["refused"] = "refused"
+    code: Reason
+    reason: str
+    ref: int | None = None
+    action: str | None = None
+
+
+class RoundOver(_Message):
+    """The round ended (R4): its result (R5) and the Tafel totals."""
+
+    type: Literal["round_over"] = "round_over"
+    round_no: int
+    ended_by: Literal["stop", "deadlock"]
+    caller: int | None
+    stacks: list[int]
+    middle: list[int]
+    points: list[int]
+    totals: list[int]
+    game_over: bool
+    winners: list[int]
+    next_round_at: float | None
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+    t: float | None
+    server_now: float
+
+
+ServerMessage = (
+    Welcome | TableUpdate | Countdown | ViewMessage | EventsMessage | Refused | RoundOver | Pong
+)

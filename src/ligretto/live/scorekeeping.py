@@ -1,0 +1,59 @@
+"""How a table keeps its score: on a Tafel game (T1–T5).
+
+The table does not add up points or decide who won; the Tafel does, so
+online play and the score board can never disagree.  This module defines
+the narrow interface the table needs; :mod:`ligretto.live.tafel_link`
+implements it on the Tafel service layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class EndCondition:
+    """How the game ends (T1): a target score or an agreed number of rounds."""
+
+    mode: Literal["target", "rounds"] = "target"
+    target: int = 99
+    rounds: int = 8
+
+    def __post_init__(self) -> None:
+        if self.mode == "target" and not 1 <= self.target <= 1000:
+            raise ValueError("target must be between 1 and 1000")
+        if self.mode == "rounds" and not 1 <= self.rounds <= 100:
+            raise ValueError("rounds must be between 1 and 100")
+
+    def to_dict(self) -> dict[str, int | str]:
+        if self.mode == "target":
+            return {"mode": "target", "target": self.target}
+        return {"mode": "rounds", "rounds": self.rounds}
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """The Tafel's answer after a round: totals per seat and the outcome."""
+
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+
+
+class ScoreKeeper(Protocol):
+    """The Tafel as the table uses it (plain Python calls, no HTTP)."""
+
+    def create_game(
+        self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
+    ) -> str:
+        """Open a Tafel game for these seats; return its id."""
+        ...
+
+    def record_round(self, game_id: str, stacks: list[int], middle: list[int]) -> Standing:
+        """Enter one finished round, stacks first then the middle (T2, T3)."""
+        ...
+
+    def board_url(self, game_id: str) -> str:
+        """Where the game's board can be watched."""
+        ...

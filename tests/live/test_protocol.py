@@ -1,0 +1,74 @@
+"""The wire protocol refuses what it cannot accept, with a reason code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ligretto.live.protocol import (
+    MAX_MESSAGE_BYTES,
+    AddBot,
+    Join,
+    Move,
+    ProtocolError,
+    Reason,
+    parse_client_message,
+)
+
+
+def test_a_move_parses_with_its_fields() -> None:
+    message = parse_client_message('{"v": 1, "type": "move", "action": "turn", "ref": 7}')
+    assert message == Move(type="move", action="turn", ref=7)
+
+
+def test_join_by_name_and_by_token() -> None:
+    assert parse_client_message('{"v":1,"type":"join","name":"Anna"}') == Join(
+        type="join", name="Anna"
+    )
+    joined = parse_client_message('{"v":1,"type":"join","token":"abcdefgh12"}')
+    assert isinstance(joined, Join) and joined.token == "abcdefgh12"
+
+
+def test_bot_fields_are_checked() -> None:
+    bot = parse_client_message('{"v":1,"type":"add_bot","strategy":"greedy","level":"expert"}')
+    assert isinstance(bot, AddBot) and (bot.strategy, bot.level) == ("greedy", "expert")
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message('{"v":1,"type":"add_bot","strategy":"cheater"}')
+    assert caught.value.code is Reason.MALFORMED
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        "[]",
+        "{}",
+        '{"v":1}',
+        '{"v":1,"type":"fly"}',
+        '{"v":1,"type":"move"}',
+        '{"v":1,"type":"move","action":""}',
+        '{"v":1,"type":"move","action":"turn","seat":99}',
+        '{"v":1,"type":"move","action":"turn","extra":1}',
+        '{"v":1,"type":"join","token":"../../etc"}',
+        '{"v":1,"type":"join","name":""}',
+    ],
+)
+def test_malformed_messages_are_refused_as_malformed(raw: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(raw)
+    assert caught.value.code is Reason.MALFORMED
+    assert caught.value.reason
+
+
+def test_another_protocol_version_is_named_as_such() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message('{"v":2,"type":"move","action":"turn"}')
+    assert caught.value.code is Reason.UNSUPPORTED_VERSION
+
+
+def test_oversized_messages_are_refused_before_parsing() -> None:
+    raw = json.dumps({"v": 1, "type": "join", "name": "x" * MAX_MESSAGE_BYTES})
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(raw)
+    assert caught.value.code is Reason.TOO_LARGE
