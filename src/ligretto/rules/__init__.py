@@ -1,1 +1,96 @@
-"""ligretto.rules."""
+"""ligretto.rules — the pure rules engine of one Ligretto round (RULES.md R1–R6).
+
+No I/O, no asyncio, no global random state. Start with :meth:`Round.deal`,
+ask :meth:`Round.legal_actions`, change the round with :meth:`Round.apply`
+and read it with :meth:`Round.view` (what a person sees),
+:meth:`Round.snapshot` (everything) and :meth:`Round.result` (R5 scoring).
+See docs/rules-engine.md.
+"""
+
+from ligretto.rules.actions import (
+    RECYCLE,
+    TURN,
+    Action,
+    Play,
+    Recycle,
+    Refill,
+    Source,
+    Store,
+    Turn,
+)
+from ligretto.rules.cards import CARDS, DECK_SIZE, Card, Colour, DeckKind, deck_colours
+from ligretto.rules.errors import IllegalAction, MalformedAction, PileTaken, RoundOver, RuleError
+from ligretto.rules.events import (
+    CardPlayed,
+    CardStored,
+    CardsTurned,
+    Deadlock,
+    Event,
+    LigrettoStop,
+    PileClosed,
+    PileOpened,
+    Recycled,
+    Reshuffled,
+    RoundEnded,
+    RowRefilled,
+)
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.round import (
+    RESHUFFLE_ATTEMPTS,
+    SNAPSHOT_FORMAT,
+    STACK_SIZE,
+    Round,
+    cycle_tops,
+    row_size,
+)
+from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
+
+__all__ = [
+    "CARDS",
+    "DECK_SIZE",
+    "RECYCLE",
+    "RESHUFFLE_ATTEMPTS",
+    "SNAPSHOT_FORMAT",
+    "STACK_SIZE",
+    "TURN",
+    "Action",
+    "Card",
+    "CardPlayed",
+    "CardStored",
+    "CardsTurned",
+    "Colour",
+    "Deadlock",
+    "DeckKind",
+    "Event",
+    "IllegalAction",
+    "LigrettoStop",
+    "MalformedAction",
+    "PileClosed",
+    "PileOpened",
+    "PileTaken",
+    "PileView",
+    "Play",
+    "Recycle",
+    "Recycled",
+    "Refill",
+    "Reshuffled",
+    "Round",
+    "RoundEnded",
+    "RoundOver",
+    "RoundResult",
+    "RowPositionView",
+    "RowRefilled",
+    "RuleError",
+    "RuleOptions",
+    "SeatResult",
+    "SeatView",
+    "Source",
+    "Store",
+    "TableView",
+    "Turn",
+    "cycle_tops",
+    "deck_colours",
+    "points",
+    "row_size",
+]

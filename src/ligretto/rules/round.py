@@ -1,0 +1,991 @@
+"""One round of Ligretto (R2–R6): mutable state behind one atomic entry point.
+
+``Round.apply(seat, action)`` first verifies everything and raises a
+:class:`~ligretto.rules.errors.RuleError` without touching the state, then
+changes the state and returns the events that happened. Randomness comes
+only from the round's own ``random.Random(seed)``.
+
+Inside, cards are small integers (see :mod:`ligretto.rules.cards`) and every
+pile is a list with its top at the end. Two indexes keep the inner loop
+cheap:
+
+- ``_need[c]``: the ids of open middle piles whose next card is code ``c``
+  (a 1 fits everywhere and is not listed). Whether a card fits the middle
+  is one list lookup, never a scan of the piles.
+- ``_avail[c]`` / ``_fit``: how many cards with code ``c`` lie open (row
+  tops, stack tops) or in a hand or discard pile, over all seats, and how
+  many of those fit the middle now. ``_fit == 0`` rules out every middle
+  play at once, which makes the R4 deadlock test O(1) in the usual case.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ligretto.rules.actions import (
+    RECYCLE,
+    TURN,
+    Action,
+    Play,
+    Recycle,
+    Refill,
+    Source,
+    Store,
+    Turn,
+)
+from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
+from ligretto.rules.errors import IllegalAction, MalformedAction, PileTaken, RoundOver, RuleError
+from ligretto.rules.events import (
+    CardPlayed,
+    CardStored,
+    CardsTurned,
+    Deadlock,
+    Event,
+    LigrettoStop,
+    PileClosed,
+    PileOpened,
+    Recycled,
+    Reshuffled,
+    RoundEnded,
+    RowRefilled,
+)
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
+
+#: R2: ten cards in the Ligretto stack.
+STACK_SIZE = 10
+#: R3: cards are turned over three at a time.
+PACKET = 3
+#: R4 ``reshuffle``: how often one deadlock may reshuffle before the table
+#: gives up. With ``recycle_shuffle=False`` a fitting card can stay hidden by
+#: the turning cycle after a reshuffle; each attempt shows it with a chance of
+#: at least 1/3, so 64 attempts fail with probability below 1e-11.
+RESHUFFLE_ATTEMPTS = 64
+
+SNAPSHOT_FORMAT = "ligretto.round/1"
+
+# Internal source numbers: row positions are 0–4.
+_STACK = 5
+_DISCARD = 6
+_SOURCES = {Source.STACK: _STACK, Source.DISCARD: _DISCARD}
+
+
+def row_size(players: int) -> int:
+    """R2: five row cards with 2 players, four with 3, three with 4 or more."""
+    return 5 if players == 2 else 4 if players == 3 else 3
+
+
+# Actions and events are immutable values, so one object per distinct value
+# is shared by every round: building a frozen dataclass costs far more than a
+# dict lookup, and legal_actions/apply are the simulator's inner loop.
+_PLAYS: dict[tuple[DeckKind, int, int, int], Play] = {}
+_STORES: dict[tuple[DeckKind, int, int, int], Store] = {}
+_REFILLS = tuple(Refill(slot) for slot in range(5))
+
+
+def _play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
+    """The interned ``Play``; ``pile == -1`` opens a new pile."""
+    key = (deck, code, src, pile)
+    action = _PLAYS.get(key)
+    if action is None:
+        card = CARDS[deck][code]
+        if src < _STACK:
+            action = Play(card, Source.ROW, src, None if pile < 0 else pile)
+        else:
+            source = Source.STACK if src == _STACK else Source.DISCARD
+            action = Play(card, source, None, None if pile < 0 else pile)
+        _PLAYS[key] = action
+    return action
+
+
+def _store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
+    key = (deck, code, src, slot)
+    action = _STORES.get(key)
+    if action is None:
+        source = Source.STACK if src == _STACK else Source.DISCARD
+        action = _STORES[key] = Store(CARDS[deck][code], source, slot)
+    return action
+
+
+def _storable(code: int, onto: int) -> bool:
+    """R6: strictly lower value and a different colour than the card beneath."""
+    return code % 10 < onto % 10 and code // 10 != onto // 10
+
+
+def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
+    """Every card that turning without shuffling can bring to the discard top.
+
+    ``hand`` and ``discard`` list their cards bottom to top. First the rest
+    of the current pass: each packet of three (fewer at the end) is flipped,
+    so the packet's third card lands on top. Then the discard pile is picked
+    up in order (R3 ``recycle_shuffle=False``) and every later pass is the
+    same: reading the pile as the turning order h1, h2 …, hm, the tops are
+    h3, h6, … and hm. After the first recycling the cycle repeats exactly,
+    so these are all the cards that can ever come up.
+    """
+    tops: list[int] = []
+    order = list(discard)
+    if discard:
+        tops.append(discard[-1])
+    i = len(hand)
+    while i > 0:
+        k = PACKET if i >= PACKET else i
+        packet = list(hand[i - k : i])
+        packet.reverse()
+        order.extend(packet)
+        i -= k
+        tops.append(hand[i])
+    tops.extend(order[2::PACKET])
+    if order:
+        tops.append(order[-1])
+    return tops
+
+
+class Round:
+    """The state of one round. Build it with :meth:`deal`, :meth:`replay` or
+    :meth:`from_snapshot`; change it only with :meth:`apply`.
+
+    >>> r = Round.deal(players=4, seed=7)
+    >>> r.row_size
+    3
+    >>> any(str(a) == "turn" for a in r.legal_actions(0))
+    True
+    """
+
+    __slots__ = (
+        "_avail",
+        "_caller",
+        "_cards",
+        "_deadlock",
+        "_deck",
+        "_discard",
+        "_fit",
+        "_hand",
+        "_log",
+        "_middle",
+        "_moves",
+        "_need",
+        "_options",
+        "_over",
+        "_pile_top",
+        "_piles",
+        "_players",
+        "_reshuffle_mark",
+        "_reshuffles",
+        "_rng",
+        "_row",
+        "_row_size",
+        "_seed",
+        "_stack",
+    )
+
+    _players: int
+    _options: RuleOptions
+    _deck: DeckKind
+    _cards: tuple[Card, ...]
+    _seed: int
+    _rng: random.Random
+    _row_size: int
+    _stack: list[list[int]]
+    _row: list[list[list[int]]]
+    _hand: list[list[int]]
+    _discard: list[list[int]]
+    _piles: list[list[int]]
+    _pile_top: list[int]
+    _need: list[list[int]]
+    _avail: list[int]
+    _fit: int
+    _middle: list[int]
+    _moves: int
+    _log: list[tuple[int, Action]]
+    _over: bool
+    _caller: int | None
+    _deadlock: bool
+    _reshuffles: int
+    _reshuffle_mark: int
+
+    def __init__(self) -> None:
+        raise TypeError("use Round.deal(), Round.replay() or Round.from_snapshot()")
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def _empty(cls, players: int, seed: int, options: RuleOptions) -> Round:
+        if not isinstance(options, RuleOptions):
+            raise ValueError(f"options must be RuleOptions, not {options!r}")
+        options.check_players(players)
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an int, not {seed!r}")
+        self = object.__new__(cls)
+        self._players = players
+        self._options = options
+        self._deck = options.deck
+        self._cards = CARDS[options.deck]
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._row_size = row_size(players)
+        self._stack = [[] for _ in range(players)]
+        self._row = [[[] for _ in range(self._row_size)] for _ in range(players)]
+        self._hand = [[] for _ in range(players)]
+        self._discard = [[] for _ in range(players)]
+        self._piles = []
+        self._pile_top = []
+        self._need = [[] for _ in range(DECK_SIZE)]
+        self._avail = [0] * DECK_SIZE
+        self._fit = 0
+        self._middle = [0] * players
+        self._moves = 0
+        self._log = []
+        self._over = False
+        self._caller = None
+        self._deadlock = False
+        self._reshuffles = 0
+        self._reshuffle_mark = -1
+        return self
+
+    @classmethod
+    def deal(cls, players: int, seed: int, options: RuleOptions | None = None) -> Round:
+        """R2 setup: every seat shuffles its own 40 cards (with the round's
+        ``random.Random(seed)``), lays 10 face up as the Ligretto stack, the
+        row (5/4/3 cards for 2/3/4+ players) and keeps the rest as the hand.
+        """
+        self = cls._empty(players, seed, options if options is not None else RuleOptions())
+        rng = self._rng
+        size = self._row_size
+        for seat in range(players):
+            deck = list(range(DECK_SIZE))
+            rng.shuffle(deck)
+            self._stack[seat] = deck[:STACK_SIZE]
+            self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
+            self._hand[seat] = deck[STACK_SIZE + size :]
+        self._reindex()
+        self._settle_deadlock([])
+        return self
+
+    @classmethod
+    def replay(
+        cls,
+        players: int,
+        seed: int,
+        options: RuleOptions | None,
+        log: Iterable[tuple[int, Action | str]],
+    ) -> Round:
+        """Deal and apply every ``(seat, action)`` of ``log`` (actions or their
+        text); the result equals the round that produced the log."""
+        self = cls.deal(players, seed, options)
+        for seat, action in log:
+            self.apply(seat, Action.parse(action) if isinstance(action, str) else action)
+        return self
+
+    def _reindex(self) -> None:
+        """Rebuild ``_need``, ``_avail`` and ``_fit`` from the piles and seats."""
+        need: list[list[int]] = [[] for _ in range(DECK_SIZE)]
+        for pile, top in enumerate(self._pile_top):
+            if top % 10 != 9:
+                need[top + 1].append(pile)
+        avail = [0] * DECK_SIZE
+        for seat in range(self._players):
+            for cell in self._row[seat]:
+                if cell:
+                    avail[cell[-1]] += 1
+            if self._stack[seat]:
+                avail[self._stack[seat][-1]] += 1
+            for c in self._hand[seat]:
+                avail[c] += 1
+            for c in self._discard[seat]:
+                avail[c] += 1
+        self._need = need
+        self._avail = avail
+        self._fit = sum(n for c, n in enumerate(avail) if c % 10 == 0 or need[c])
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self._players
+
+    @property
+    def seed(self) -> int:
+        """The seed the round was dealt with."""
+        return self._seed
+
+    @property
+    def options(self) -> RuleOptions:
+        """The rule options of this round."""
+        return self._options
+
+    @property
+    def row_size(self) -> int:
+        """Row positions per seat (R2)."""
+        return self._row_size
+
+    @property
+    def is_over(self) -> bool:
+        """True after Ligretto Stop or a deadlock that ended the round (R4)."""
+        return self._over
+
+    @property
+    def log(self) -> tuple[tuple[int, Action], ...]:
+        """Every applied ``(seat, action)`` in order, for :meth:`replay`."""
+        return tuple(self._log)
+
+    @property
+    def reshuffles(self) -> int:
+        """How many R4 reshuffles happened in this round."""
+        return self._reshuffles
+
+    # ---------------------------------------------------------------- reading
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self._players:
+            raise IllegalAction(f"no seat {seat!r}: seats are 0–{self._players - 1}")
+
+    def fits(self, card: Card) -> bool:
+        """Whether ``card`` fits somewhere in the middle now (a 1 always does)."""
+        return card.deck == self._deck and (card.value == 1 or bool(self._need[card.code]))
+
+    def piles_for(self, card: Card) -> list[int]:
+        """Ids of the open middle piles that take ``card`` next (R3)."""
+        return list(self._need[card.code]) if card.deck == self._deck else []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now: plays to the middle first, then
+        refills (manual, R3), row storage (R6), then turning or recycling."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over:
+            return []
+        deck = self._deck
+        need = self._need
+        out: list[Action] = []
+        row = self._row[seat]
+        for slot, cell in enumerate(row):
+            if cell:
+                c = cell[-1]
+                if c % 10 == 0:
+                    out.append(_play(deck, c, slot, -1))
+                else:
+                    for pile in need[c]:
+                        out.append(_play(deck, c, slot, pile))
+        stack = self._stack[seat]
+        if stack:
+            c = stack[-1]
+            if c % 10 == 0:
+                out.append(_play(deck, c, _STACK, -1))
+            else:
+                for pile in need[c]:
+                    out.append(_play(deck, c, _STACK, pile))
+        discard = self._discard[seat]
+        if discard:
+            c = discard[-1]
+            if c % 10 == 0:
+                out.append(_play(deck, c, _DISCARD, -1))
+            else:
+                for pile in need[c]:
+                    out.append(_play(deck, c, _DISCARD, pile))
+        options = self._options
+        if stack and options.row_refill == "manual":
+            for slot, cell in enumerate(row):
+                if not cell:
+                    out.append(_REFILLS[slot])
+        if options.row_storage:
+            for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
+                if pile_:
+                    c = pile_[-1]
+                    for slot, cell in enumerate(row):
+                        if cell and _storable(c, cell[-1]):
+                            out.append(_store(deck, c, src, slot))
+        if self._hand[seat]:
+            out.append(TURN)
+        elif discard:
+            out.append(RECYCLE)
+        return out
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` from ``seat`` now."""
+        try:
+            self._verify(seat, action)
+        except RuleError:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- acting
+
+    def apply(self, seat: int, action: Action) -> tuple[Event, ...]:
+        """Apply ``seat``'s ``action`` and return what happened.
+
+        Raises :class:`RoundOver` after the round ended (R4),
+        :class:`PileTaken` when the named pile has moved past the card (R3
+        race), :class:`IllegalAction` for anything else not allowed and
+        :class:`MalformedAction` for a value that is no action; in every
+        case nothing changes.
+        """
+        self._verify(seat, action)
+        events: list[Event] = []
+        kind = type(action)
+        if kind is Play:
+            self._do_play(seat, action, events)  # type: ignore[arg-type]
+        elif kind is Turn:
+            self._do_turn(seat, events)
+        elif kind is Recycle:
+            self._do_recycle(seat, events)
+        elif kind is Refill:
+            self._do_refill(seat, action.slot, events)  # type: ignore[attr-defined]
+        else:
+            self._do_store(seat, action, events)  # type: ignore[arg-type]
+        self._log.append((seat, action))
+        if not self._stack[seat]:
+            # R4: the last stack card went to the middle or into the row.
+            self._over = True
+            self._caller = seat
+            events.append(LigrettoStop(seat))
+            events.append(RoundEnded(seat, False))
+        else:
+            self._settle_deadlock(events)
+        return tuple(events)
+
+    def _verify(self, seat: int, action: Action) -> None:
+        """Raise the right RuleError unless ``seat`` may take ``action`` now."""
+        if self._over:
+            raise RoundOver("the round is over: nothing more is played (R4)")
+        self._check_seat(seat)
+        kind = type(action)
+        if kind is Play:
+            self._verify_play(seat, action)  # type: ignore[arg-type]
+        elif kind is Turn:
+            if not self._hand[seat]:
+                raise IllegalAction("the hand is empty: recycle the discard pile first (R3)")
+        elif kind is Recycle:
+            if self._hand[seat]:
+                raise IllegalAction("recycling only when the hand is used up (R3)")
+            if not self._discard[seat]:
+                raise IllegalAction("no cards to recycle: hand and discard pile are empty")
+        elif kind is Refill:
+            self._verify_refill(seat, action.slot)  # type: ignore[attr-defined]
+        elif kind is Store:
+            self._verify_store(seat, action)  # type: ignore[arg-type]
+        else:
+            raise MalformedAction(f"not an action: {action!r}")
+
+    def _source_code(self, seat: int, card: Card, source: Source, slot: int | None) -> int:
+        """Check that ``card`` lies open at ``source``; return the internal source."""
+        if card.deck != self._deck:
+            raise IllegalAction(f"{card} is not a card of the {self._deck} deck (R1)")
+        code = card.code
+        if source is Source.ROW:
+            assert slot is not None
+            if slot >= self._row_size:
+                raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+            cell = self._row[seat][slot]
+            if not cell or cell[-1] != code:
+                raise IllegalAction(f"{card} is not on top of row position {slot}")
+            return slot
+        src = _SOURCES[source]
+        pile = self._stack[seat] if src == _STACK else self._discard[seat]
+        if not pile or pile[-1] != code:
+            raise IllegalAction(f"{card} is not the top of your {source.value}")
+        return src
+
+    def _verify_play(self, seat: int, action: Play) -> None:
+        card = action.card
+        self._source_code(seat, card, action.source, action.slot)
+        pile = action.pile
+        if pile is None:
+            return  # a 1 opens a new pile at any time (R3); Play checks it is a 1
+        if pile >= len(self._piles):
+            raise IllegalAction(f"there is no middle pile p{pile}")
+        top = self._pile_top[pile]
+        code = card.code
+        if top + 1 == code:
+            return
+        if top // 10 == code // 10 and top >= code:
+            # R3 race: the pile was where the card fits, someone was faster.
+            raise PileTaken(f"p{pile} has moved on to {self._cards[top]}: someone was faster")
+        raise IllegalAction(f"{card} does not fit on p{pile} (top {self._cards[top]})")
+
+    def _verify_refill(self, seat: int, slot: int) -> None:
+        if self._options.row_refill != "manual":
+            raise IllegalAction("row gaps are refilled automatically (row_refill='auto')")
+        if slot >= self._row_size:
+            raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+        if self._row[seat][slot]:
+            raise IllegalAction(f"row position {slot} is not a gap")
+        if not self._stack[seat]:
+            raise IllegalAction("the Ligretto stack is empty")
+
+    def _verify_store(self, seat: int, action: Store) -> None:
+        if not self._options.row_storage:
+            raise IllegalAction("row storage is off (R6 variant, option row_storage)")
+        self._source_code(seat, action.card, action.source, None)
+        slot = action.slot
+        if slot >= self._row_size:
+            raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+        cell = self._row[seat][slot]
+        if not cell:
+            # Gaps belong to the Ligretto stack: they are filled by refilling.
+            raise IllegalAction(f"row position {slot} is a gap: only the stack refills it")
+        if not _storable(action.card.code, cell[-1]):
+            raise IllegalAction(
+                f"{action.card} cannot lie on {self._cards[cell[-1]]}: "
+                "descending and never the same colour (R6)"
+            )
+
+    # The _do_* methods run after _verify and cannot fail.
+
+    def _hide(self, code: int) -> None:
+        self._avail[code] -= 1
+        if code % 10 == 0 or self._need[code]:
+            self._fit -= 1
+
+    def _show(self, code: int) -> None:
+        self._avail[code] += 1
+        if code % 10 == 0 or self._need[code]:
+            self._fit += 1
+
+    def _do_play(self, seat: int, action: Play, events: list[Event]) -> None:
+        card = action.card
+        code = card.code
+        source = action.source
+        need = self._need
+        # Take the card from its place.
+        self._hide(code)
+        if source is Source.ROW:
+            slot = action.slot
+            assert slot is not None
+            cell = self._row[seat][slot]
+            cell.pop()
+            if cell:
+                self._show(cell[-1])  # R6: the card beneath becomes playable
+        elif source is Source.STACK:
+            stack = self._stack[seat]
+            stack.pop()
+            if stack:
+                self._show(stack[-1])
+        else:
+            self._discard[seat].pop()
+        # Put it on the middle pile.
+        pile = action.pile
+        if pile is None:
+            pile = len(self._piles)
+            self._piles.append([code | seat << 6])
+            self._pile_top.append(code)
+            events.append(PileOpened(seat, card, source, action.slot, pile))
+        else:
+            self._piles[pile].append(code | seat << 6)
+            self._pile_top[pile] = code
+            waiting = need[code]
+            waiting.remove(pile)
+            if not waiting:
+                self._fit -= self._avail[code]
+            events.append(CardPlayed(seat, card, source, action.slot, pile))
+        if code % 10 == 9:
+            events.append(PileClosed(seat, pile))  # R3: a 10 closes the pile
+        else:
+            waiting = need[code + 1]
+            if not waiting:
+                self._fit += self._avail[code + 1]
+            waiting.append(pile)
+        self._middle[seat] += 1
+        self._moves += 1
+        if (
+            source is Source.ROW
+            and self._options.row_refill == "auto"
+            and action.slot is not None
+            and not self._row[seat][action.slot]
+        ):
+            self._refill(seat, action.slot, events)
+
+    def _refill(self, seat: int, slot: int, events: list[Event]) -> None:
+        """R3: the gap takes the stack top (it stays open, so avail is unchanged)."""
+        stack = self._stack[seat]
+        if not stack:
+            return
+        code = stack.pop()
+        self._row[seat][slot].append(code)
+        if stack:
+            self._show(stack[-1])
+        events.append(RowRefilled(seat, slot, self._cards[code]))
+
+    def _do_refill(self, seat: int, slot: int, events: list[Event]) -> None:
+        self._refill(seat, slot, events)
+        self._moves += 1
+
+    def _do_turn(self, seat: int, events: list[Event]) -> None:
+        hand = self._hand[seat]
+        k = PACKET if len(hand) >= PACKET else len(hand)
+        packet = hand[-k:]
+        del hand[-k:]
+        # R3: the packet is flipped as one, so its third card ends on top.
+        packet.reverse()
+        discard = self._discard[seat]
+        discard.extend(packet)
+        events.append(CardsTurned(seat, k, self._cards[discard[-1]]))
+
+    def _do_recycle(self, seat: int, events: list[Event]) -> None:
+        discard = self._discard[seat]
+        # Picked up face down: the first discarded card is turned first again.
+        discard.reverse()
+        if self._options.recycle_shuffle:
+            self._rng.shuffle(discard)
+        self._hand[seat] = discard
+        self._discard[seat] = []
+        events.append(Recycled(seat, len(discard), self._options.recycle_shuffle))
+
+    def _do_store(self, seat: int, action: Store, events: list[Event]) -> None:
+        code = action.card.code
+        cell = self._row[seat][action.slot]
+        self._hide(cell[-1])  # covered: no longer open
+        cell.append(code)
+        if action.source is Source.STACK:
+            stack = self._stack[seat]
+            stack.pop()
+            if stack:
+                self._show(stack[-1])
+        else:
+            self._discard[seat].pop()
+        self._moves += 1
+        events.append(CardStored(seat, action.card, action.source, action.slot))
+
+    # -------------------------------------------------------------- deadlock
+
+    def _fits(self, code: int) -> bool:
+        return code % 10 == 0 or bool(self._need[code])
+
+    def _reachable(self, seat: int) -> list[int]:
+        """Hand and discard cards that turning can bring to the discard top (R4)."""
+        if self._options.recycle_shuffle:
+            # Shuffled recycling can bring any of them up.
+            return self._hand[seat][::-1] + self._discard[seat]
+        return cycle_tops(self._hand[seat], self._discard[seat])
+
+    def _can_store(self, seat: int, code: int) -> bool:
+        return any(cell and _storable(code, cell[-1]) for cell in self._row[seat])
+
+    def is_deadlocked(self) -> bool:
+        """R4: no seat has a playable card among row tops, stack top, discard
+        top and every card further turning (and recycling) can bring up.
+
+        Refilling a gap by hand (manual refill) and, with R6, putting a card
+        into the row also count as playing: they move a card on, and the
+        stack cards they uncover may fit.
+        """
+        if self._over:
+            return False
+        if self._fit:
+            if self._options.recycle_shuffle:
+                return False
+            fits = self._fits
+            for seat in range(self._players):
+                stack = self._stack[seat]
+                if stack and fits(stack[-1]):
+                    return False
+                if any(cell and fits(cell[-1]) for cell in self._row[seat]):
+                    return False
+            for seat in range(self._players):
+                if any(fits(c) for c in self._reachable(seat)):
+                    return False
+        if self._options.row_refill == "manual":
+            for seat in range(self._players):
+                if self._stack[seat] and not all(self._row[seat]):
+                    return False
+        if self._options.row_storage:
+            for seat in range(self._players):
+                stack = self._stack[seat]
+                candidates = self._reachable(seat)
+                if stack:
+                    candidates.append(stack[-1])
+                if any(self._can_store(seat, c) for c in candidates):
+                    return False
+        return True
+
+    def _reshuffle_can_help(self) -> bool:
+        """R4: some hand or discard card fits the middle (or, R6, the own row)."""
+        for seat in range(self._players):
+            for c in self._hand[seat] + self._discard[seat]:
+                if self._fits(c) or (self._options.row_storage and self._can_store(seat, c)):
+                    return True
+        return False
+
+    def _settle_deadlock(self, events: list[Event]) -> None:
+        """After every action: detect a deadlock and resolve it per the option (R4).
+
+        ``reshuffle`` cannot loop forever: a table reshuffles again only after
+        a card has moved (to the middle or into a row) since its last
+        reshuffle, and every card moves at most twice, so a round has at most
+        ``2 × 40 × players + 1`` reshuffles.
+        """
+        if (self._fit and self._options.recycle_shuffle) or not self.is_deadlocked():
+            return
+        events.append(Deadlock())
+        if (
+            self._options.deadlock == "reshuffle"
+            and self._moves != self._reshuffle_mark
+            and self._reshuffle_can_help()
+        ):
+            self._reshuffles += 1
+            self._reshuffle_mark = self._moves
+            events.append(Reshuffled(self._reshuffles))
+            for _ in range(RESHUFFLE_ATTEMPTS):
+                for seat in range(self._players):
+                    cards = self._hand[seat][::-1] + self._discard[seat]
+                    self._rng.shuffle(cards)
+                    self._hand[seat] = cards
+                    self._discard[seat] = []
+                if not self.is_deadlocked():
+                    return
+        self._over = True
+        self._deadlock = True
+        events.append(RoundEnded(None, True))
+
+    # --------------------------------------------------------------- results
+
+    def result(self) -> RoundResult:
+        """R5 counts and points per seat; ``over`` says whether they are final."""
+        return RoundResult(
+            over=self._over,
+            caller=self._caller,
+            deadlock=self._deadlock,
+            seats=tuple(
+                SeatResult(
+                    seat,
+                    self._middle[seat],
+                    len(self._stack[seat]),
+                    points(self._middle[seat], len(self._stack[seat])),
+                )
+                for seat in range(self._players)
+            ),
+        )
+
+    def view(self, seat: int | None = None) -> TableView:
+        """What the person at ``seat`` (or a watcher, ``None``) sees (R3)."""
+        if seat is not None:
+            self._check_seat(seat)
+        cards = self._cards
+        middle = tuple(
+            PileView(pile, cards[top].colour, cards[top], len(self._piles[pile]), top % 10 == 9)
+            for pile, top in enumerate(self._pile_top)
+        )
+        seats = []
+        for s in range(self._players):
+            stack = self._stack[s]
+            discard = self._discard[s]
+            seats.append(
+                SeatView(
+                    seat=s,
+                    stack_top=cards[stack[-1]] if stack else None,
+                    stack_count=len(stack),
+                    row=tuple(
+                        RowPositionView(cards[cell[-1]] if cell else None, len(cell))
+                        for cell in self._row[s]
+                    ),
+                    discard_top=cards[discard[-1]] if discard else None,
+                    discard_count=len(discard),
+                    hand_count=len(self._hand[s]),
+                    middle_count=self._middle[s],
+                )
+            )
+        return TableView(
+            viewer=seat,
+            players=self._players,
+            options=self._options,
+            middle=middle,
+            seats=tuple(seats),
+            is_over=self._over,
+            caller=self._caller,
+            deadlock=self._deadlock,
+            actions=tuple(self.legal_actions(seat)) if seat is not None else (),
+        )
+
+    # ------------------------------------------------------ copy and snapshot
+
+    def copy(self, seed: int | None = None) -> Round:
+        """An independent copy. With ``seed`` the copy's future shuffles come
+        from a fresh ``random.Random(seed)`` (a bot simulating ahead should
+        not learn the real round's shuffles); otherwise they repeat the
+        original's."""
+        other = object.__new__(Round)
+        other._players = self._players
+        other._options = self._options
+        other._deck = self._deck
+        other._cards = self._cards
+        other._seed = self._seed
+        other._rng = random.Random()
+        if seed is None:
+            other._rng.setstate(self._rng.getstate())
+        else:
+            other._rng.seed(seed)
+        other._row_size = self._row_size
+        other._stack = [s[:] for s in self._stack]
+        other._row = [[cell[:] for cell in row] for row in self._row]
+        other._hand = [h[:] for h in self._hand]
+        other._discard = [d[:] for d in self._discard]
+        other._piles = [p[:] for p in self._piles]
+        other._pile_top = self._pile_top[:]
+        other._need = [n[:] for n in self._need]
+        other._avail = self._avail[:]
+        other._fit = self._fit
+        other._middle = self._middle[:]
+        other._moves = self._moves
+        other._log = self._log[:]
+        other._over = self._over
+        other._caller = self._caller
+        other._deadlock = self._deadlock
+        other._reshuffles = self._reshuffles
+        other._reshuffle_mark = self._reshuffle_mark
+        return other
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as plain JSON-ready data (see docs/rules-engine.md).
+
+        Every pile lists its cards bottom to top, so the last card is the
+        top (for the hand: the next card to be turned).
+        """
+        cards = self._cards
+
+        def texts(codes: Iterable[int]) -> list[str]:
+            return [str(cards[c]) for c in codes]
+
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "players": self._players,
+            "seed": self._seed,
+            "options": self._options.to_dict(),
+            "seats": [
+                {
+                    "stack": texts(self._stack[s]),
+                    "row": [texts(cell) for cell in self._row[s]],
+                    "hand": texts(self._hand[s]),
+                    "discard": texts(self._discard[s]),
+                }
+                for s in range(self._players)
+            ],
+            "middle": [
+                {
+                    "id": pile,
+                    "cards": [{"card": str(cards[e & 63]), "owner": e >> 6} for e in entries],
+                }
+                for pile, entries in enumerate(self._piles)
+            ],
+            "over": self._over,
+            "caller": self._caller,
+            "deadlock": self._deadlock,
+            "reshuffles": self._reshuffles,
+            "moves": self._moves,
+            "reshuffle_mark": self._reshuffle_mark,
+            "actions": len(self._log),
+        }
+
+    @classmethod
+    def from_snapshot(
+        cls, data: Mapping[str, Any], *, seed: int | None = None, fill_hand: bool = False
+    ) -> Round:
+        """Build a round from :meth:`snapshot` data — or from a hand-made layout.
+
+        Future shuffles come from ``random.Random(seed)`` (default: the
+        snapshot's seed). With ``fill_hand=True`` a seat may leave out
+        cards: the missing ones go under its hand in card order, which makes
+        constructed positions short to write. The layout is checked: each
+        seat holds each of its 40 cards exactly once (in its places or in the
+        middle), the row has the R2 size, and every middle pile is one
+        colour ascending from 1. The log starts empty. If the position is a
+        deadlock, it is resolved at once (R4).
+        """
+        try:
+            return cls._from_snapshot(data, seed, fill_hand)
+        except RuleError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MalformedAction(f"not a round snapshot: {exc}") from exc
+
+    @classmethod
+    def _from_snapshot(cls, data: Mapping[str, Any], seed: int | None, fill_hand: bool) -> Round:
+        options = RuleOptions(**data.get("options", {}))
+        players = data["players"]
+        self = cls._empty(players, data.get("seed", 0) if seed is None else seed, options)
+        deck = options.deck
+
+        def codes(texts: Sequence[str]) -> list[int]:
+            out = []
+            for text in texts:
+                card = Card.parse(text)
+                if card.deck != deck:
+                    raise MalformedAction(f"{card} is not a card of the {deck} deck")
+                out.append(card.code)
+            return out
+
+        seen: list[set[int]] = [set() for _ in range(players)]
+
+        def take(seat: int, code: int) -> None:
+            if code in seen[seat]:
+                raise MalformedAction(f"seat {seat} has {self._cards[code]} twice")
+            seen[seat].add(code)
+
+        for pile, spec in enumerate(data.get("middle", [])):
+            if spec.get("id", pile) != pile:
+                raise MalformedAction("middle pile ids must be 0, 1, 2 … in order")
+            entries: list[int] = []
+            for value_index, entry in enumerate(spec["cards"]):
+                owner = entry["owner"]
+                if type(owner) is not int or not 0 <= owner < players:
+                    raise MalformedAction(f"p{pile}: no seat {owner!r}")
+                (code,) = codes([entry["card"]])
+                if code % 10 != value_index or (entries and code // 10 != entries[0] % 64 // 10):
+                    raise MalformedAction(f"p{pile} is not one colour ascending from 1 (R3)")
+                take(owner, code)
+                entries.append(code | owner << 6)
+                self._middle[owner] += 1
+            if not entries:
+                raise MalformedAction(f"p{pile} is empty")
+            self._piles.append(entries)
+            self._pile_top.append(entries[-1] & 63)
+        seats = data["seats"]
+        if len(seats) != players:
+            raise MalformedAction(f"{len(seats)} seats listed for {players} players")
+        for seat, spec in enumerate(seats):
+            self._stack[seat] = codes(spec.get("stack", []))
+            row = [codes(cell) for cell in spec.get("row", [])]
+            if len(row) != self._row_size:
+                raise MalformedAction(f"seat {seat}: the row has {self._row_size} positions (R2)")
+            if not options.row_storage and any(len(cell) > 1 for cell in row):
+                raise MalformedAction(f"seat {seat}: stacked row cards need row_storage (R6)")
+            self._row[seat] = row
+            self._hand[seat] = codes(spec.get("hand", []))
+            self._discard[seat] = codes(spec.get("discard", []))
+            places = (
+                self._stack[seat]
+                + [c for cell in row for c in cell]
+                + self._hand[seat]
+                + self._discard[seat]
+            )
+            for c in places:
+                take(seat, c)
+            missing = [c for c in range(DECK_SIZE) if c not in seen[seat]]
+            if missing and not fill_hand:
+                raise MalformedAction(
+                    f"seat {seat} lacks {', '.join(str(self._cards[c]) for c in missing)}"
+                )
+            self._hand[seat] = missing[::-1] + self._hand[seat]
+        self._over = bool(data.get("over", False))
+        self._caller = data.get("caller")
+        self._deadlock = bool(data.get("deadlock", False))
+        self._reshuffles = int(data.get("reshuffles", 0))
+        self._moves = int(data.get("moves", 0))
+        self._reshuffle_mark = int(data.get("reshuffle_mark", -1))
+        if self._caller is not None and (
+            type(self._caller) is not int or not 0 <= self._caller < players
+        ):
+            raise MalformedAction(f"no seat {self._caller!r} can be the caller")
+        if not self._over and any(not s for s in self._stack):
+            raise MalformedAction("an empty Ligretto stack means the round is over (R4)")
+        self._reindex()
+        if not self._over:
+            self._settle_deadlock([])
+        return self
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else "running"
+        return f"<Round players={self._players} seed={self._seed} {state} actions={len(self._log)}>"
