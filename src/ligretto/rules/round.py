@@ -952,6 +952,12 @@ class Round:
                 raise MalformedAction(f"seat {seat}: the row has {self._row_size} positions (R2)")
             if not options.row_storage and any(len(cell) > 1 for cell in row):
                 raise MalformedAction(f"seat {seat}: stacked row cards need row_storage (R6)")
+            if len(self._stack[seat]) > STACK_SIZE:
+                raise MalformedAction(f"seat {seat}: a Ligretto stack has at most 10 cards (R2)")
+            if options.row_refill == "auto" and self._stack[seat] and not all(row):
+                raise MalformedAction(
+                    f"seat {seat}: with automatic refill a row gap cannot stay open (R3)"
+                )
             self._row[seat] = row
             self._hand[seat] = codes(spec.get("hand", []))
             self._discard[seat] = codes(spec.get("discard", []))

@@ -1,0 +1,70 @@
+"""Rules engine speed: complete rounds with a trivial greedy policy.
+
+Seats act in turn; each plays the first card that fits the middle, else
+refills a gap, else turns cards (or recycles). Prints rounds/s and
+actions/s for 2 and 4 players. The numbers depend on the machine and on
+what else runs; compare them only on one machine.
+
+    .venv/bin/python benchmarks/engine.py [--rounds N] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from ligretto.rules import Play, Refill, Round, RuleOptions
+
+
+def play_round(players: int, seed: int, options: RuleOptions) -> int:
+    """Play one round to its end with the greedy policy; return the action count."""
+    r = Round.deal(players, seed, options)
+    actions = 0
+    while not r.is_over:
+        for seat in range(players):
+            legal = r.legal_actions(seat)
+            if not legal:
+                break
+            choice = legal[0]  # plays to the middle come first
+            if not isinstance(choice, Play):
+                refills = [a for a in legal if isinstance(a, Refill)]
+                choice = refills[0] if refills else legal[-1]  # turn or recycle
+            r.apply(seat, choice)
+            actions += 1
+            if r.is_over:
+                break
+    return actions
+
+
+def measure(players: int, rounds: int, options: RuleOptions) -> tuple[float, float, float]:
+    start = time.perf_counter()
+    actions = sum(play_round(players, seed, options) for seed in range(rounds))
+    elapsed = time.perf_counter() - start
+    return rounds / elapsed, actions / elapsed, actions / rounds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--profile", action="store_true", help="cProfile 4-player rounds")
+    args = parser.parse_args()
+    options = RuleOptions()
+    if args.profile:
+        cProfile.runctx(
+            "measure(4, args.rounds, options)", globals(), locals(), "/tmp/ligretto-engine.prof"
+        )
+        pstats.Stats("/tmp/ligretto-engine.prof").sort_stats("tottime").print_stats(15)
+        return
+    measure(4, min(200, args.rounds), options)  # warm up the interned actions
+    for players in (2, 4):
+        rps, aps, apr = measure(players, args.rounds, options)
+        print(
+            f"{players} players: {rps:8.0f} rounds/s  {aps:9.0f} actions/s  "
+            f"({apr:.0f} actions per round, {args.rounds} rounds, default options)"
+        )
+
+
+if __name__ == "__main__":
+    main()
