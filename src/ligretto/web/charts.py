@@ -1,0 +1,240 @@
+"""A line chart of every player's running total, drawn as SVG on the server.
+
+The Tafel shows the totals round after round (T4, T6). The chart is plain
+SVG inlined into the page: it needs no script, prints, scales with the
+phone's width and follows the page's colours (light and dark) through CSS
+classes; the presentation attributes are only the fallback.
+
+The drawing is sized in user units close to CSS pixels on a phone
+(``WIDTH`` = 360), so the labels stay readable there; larger screens
+scale it up within the width the stylesheet allows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+WIDTH = 360
+HEIGHT = 230
+MARGIN_LEFT = 34
+MARGIN_RIGHT = 10
+MARGIN_TOP = 12
+MARGIN_BOTTOM = 30
+LABEL_WIDTH = 64
+"""Room on the right for the player names at the ends of the lines."""
+DIRECT_LABELS_MAX = 8
+"""With more players the names would overlap; the page's legend names them."""
+LABEL_GAP = 11.0
+"""Minimum vertical distance between two end labels, in user units."""
+
+PALETTE: tuple[str, ...] = (
+    "#d7263d",  # Ligretto red
+    "#1b7f3b",  # green
+    "#1f5fbf",  # blue
+    "#c98a00",  # yellow, darkened to be readable on white
+    "#7b3fa0",
+    "#0f8b8d",
+    "#e0662b",
+    "#5c6f7e",
+)
+"""Seat colours; seat 9 onwards repeats them with a dashed line (DASHES)."""
+DASHES: tuple[str, ...] = ("", "6 3")
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One player's running totals: ``totals[i]`` is the total after round i + 1."""
+
+    name: str
+    totals: tuple[int, ...]
+
+
+def seat_colour(seat: int) -> str:
+    """The fallback stroke colour of the player in *seat* (0-based)."""
+    return PALETTE[seat % len(PALETTE)]
+
+
+def seat_dash(seat: int) -> str:
+    """The dash pattern of *seat*: solid for the first eight seats, dashed after."""
+    return DASHES[(seat // len(PALETTE)) % len(DASHES)]
+
+
+def nice_step(span: float, max_ticks: int = 5) -> int:
+    """A round tick distance (1, 2, 5, 10, 20, 50 …) giving at most *max_ticks* ticks.
+
+    >>> nice_step(99)
+    20
+    >>> nice_step(7)
+    2
+    """
+    if span <= 0:
+        return 1
+    raw = span / max_ticks
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    for factor in (1, 2, 5, 10):
+        step = factor * magnitude
+        if step >= raw:
+            return int(step)
+    return int(10 * magnitude)  # pragma: no cover - the loop always returns
+
+
+def spread_labels(wanted: Sequence[float], low: float, high: float, gap: float) -> list[float]:
+    """Move label positions apart so that neighbours are at least *gap* apart.
+
+    Labels keep their order; positions stay within ``[low, high]`` when
+    there is room. Used for the names at the line ends, which collide
+    whenever two players have nearly the same total.
+
+    >>> spread_labels([50.0, 52.0, 90.0], 0.0, 100.0, 10.0)
+    [46.0, 56.0, 90.0]
+    """
+    if not wanted:
+        return []
+    order = sorted(range(len(wanted)), key=lambda i: wanted[i])
+    placed = [wanted[i] for i in order]
+    # Push down from the top, then up from the bottom, then centre each
+    # cluster on its wanted positions: simple and stable for a few labels.
+    for i in range(1, len(placed)):
+        placed[i] = max(placed[i], placed[i - 1] + gap)
+    overflow = placed[-1] - high
+    if overflow > 0:
+        placed[-1] = high
+        for i in range(len(placed) - 2, -1, -1):
+            placed[i] = min(placed[i], placed[i + 1] - gap)
+    clusters: list[list[int]] = [[0]]
+    for i in range(1, len(placed)):
+        if placed[i] - placed[i - 1] <= gap + 1e-9:
+            clusters[-1].append(i)
+        else:
+            clusters.append([i])
+    for cluster in clusters:
+        wanted_mid = sum(wanted[order[i]] for i in cluster) / len(cluster)
+        placed_mid = sum(placed[i] for i in cluster) / len(cluster)
+        shift = wanted_mid - placed_mid
+        shift = min(shift, high - placed[cluster[-1]])
+        shift = max(shift, low - placed[cluster[0]])
+        for i in cluster:
+            placed[i] += shift
+    result = [0.0] * len(wanted)
+    for rank, index in enumerate(order):
+        result[index] = round(placed[rank], 1)
+    return result
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def running_totals_svg(
+    series: Sequence[Series],
+    *,
+    title: str,
+    description: str,
+    round_label: str,
+    target: int | None = None,
+) -> Markup:
+    """Draw every player's running total after each round.
+
+    *series* holds one entry per player in seating order, all with the same
+    number of rounds (at least one). *title* and *description* become the
+    SVG's accessible name and description; *round_label* names the x axis
+    (all three come translated from the page). A *target* (T1 target mode)
+    is drawn as a dashed line so the table sees how far everyone still has.
+    """
+    rounds = len(series[0].totals) if series else 0
+    if rounds == 0 or any(len(s.totals) != rounds for s in series):
+        raise ValueError("every player needs the same, non-zero number of rounds")
+
+    direct_labels = len(series) <= DIRECT_LABELS_MAX
+    plot_left = MARGIN_LEFT
+    plot_right = WIDTH - MARGIN_RIGHT - (LABEL_WIDTH if direct_labels else 0)
+    plot_top = MARGIN_TOP
+    plot_bottom = HEIGHT - MARGIN_BOTTOM
+
+    values = [0, *(v for s in series for v in s.totals)]
+    if target is not None:
+        values.append(target)
+    low, high = min(values), max(values)
+    step = nice_step(high - low or 10)
+    axis_low = math.floor(low / step) * step
+    axis_high = max(math.ceil(high / step) * step, axis_low + step)
+
+    def x_at(round_number: int) -> float:
+        return plot_left + (plot_right - plot_left) * round_number / rounds
+
+    def y_at(value: float) -> float:
+        fraction = (value - axis_low) / (axis_high - axis_low)
+        return plot_bottom - (plot_bottom - plot_top) * fraction
+
+    parts: list[str] = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="chart-title">{escape(title)}</title>',
+        f'<desc id="chart-desc">{escape(description)}</desc>',
+        '<g class="chart-grid">',
+    ]
+    for tick in range(axis_low, axis_high + 1, step):
+        y = _fmt(y_at(tick))
+        css = "chart-zero" if tick == 0 else "chart-gridline"
+        parts.append(
+            f'<line class="{css}" x1="{plot_left}" x2="{_fmt(plot_right)}" y1="{y}" y2="{y}" '
+            f'stroke="#8884" />'
+            f'<text class="chart-tick" x="{plot_left - 4}" y="{y}" text-anchor="end" '
+            f'dominant-baseline="middle" font-size="10">{tick}</text>'
+        )
+    round_step = max(1, nice_step(rounds, max_ticks=8))
+    for round_number in range(0, rounds + 1, round_step):
+        x = _fmt(x_at(round_number))
+        parts.append(
+            f'<text class="chart-tick" x="{x}" y="{plot_bottom + 13}" text-anchor="middle" '
+            f'font-size="10">{round_number}</text>'
+        )
+    parts.append(
+        f'<text class="chart-axis-label" x="{_fmt((plot_left + plot_right) / 2)}" '
+        f'y="{HEIGHT - 3}" text-anchor="middle" font-size="10">{escape(round_label)}</text>'
+    )
+    parts.append("</g>")
+
+    if target is not None:
+        y = _fmt(y_at(target))
+        parts.append(
+            f'<line class="chart-target" x1="{plot_left}" x2="{_fmt(plot_right)}" y1="{y}" '
+            f'y2="{y}" stroke="#c98a00" stroke-dasharray="2 3" stroke-width="1.5" />'
+        )
+
+    for seat, player in enumerate(series):
+        points = [(x_at(0), y_at(0))] + [
+            (x_at(i + 1), y_at(total)) for i, total in enumerate(player.totals)
+        ]
+        path = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+        dash = seat_dash(seat)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<g class="chart-series seat-{seat % len(PALETTE)}">'
+            f"<title>{escape(player.name)}: {player.totals[-1]}</title>"
+            f'<polyline points="{path}" fill="none" stroke="{seat_colour(seat)}" '
+            f'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"{dash_attr} />'
+        )
+        if rounds <= 30:
+            parts.extend(
+                f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="2.5" fill="{seat_colour(seat)}" />'
+                for x, y in points[1:]
+            )
+        parts.append("</g>")
+
+    if direct_labels:
+        ends = [y_at(s.totals[-1]) for s in series]
+        label_ys = spread_labels(ends, plot_top + 4, plot_bottom - 4, LABEL_GAP)
+        for seat, (player, label_y) in enumerate(zip(series, label_ys, strict=True)):
+            name = player.name if len(player.name) <= 9 else player.name[:8] + "…"
+            parts.append(
+                f'<text class="chart-label seat-{seat % len(PALETTE)}" x="{_fmt(plot_right + 5)}" '
+                f'y="{_fmt(label_y)}" dominant-baseline="middle" font-size="11" '
+                f'font-weight="600" fill="{seat_colour(seat)}">{escape(name)}</text>'
+            )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,179 @@
+// The board page: steppers, the one-tap Ligretto Stop, the live preview of
+// points (R5: middle − 2 × stack), sharing, and live updates from other phones.
+import { rememberGame } from "./games.js";
+
+const MINUS = "\u2212";
+const fmt = (n) => (n < 0 ? MINUS + String(-n) : String(n));
+const signed = (n) => (n > 0 ? "+" + n : fmt(n));
+
+function readNumber(input) {
+  const text = input.value.trim();
+  if (!/^\d+$/.test(text)) return null;
+  return Number(text);
+}
+
+// --- steppers: big − / + buttons around each number field ---
+function step(input, delta) {
+  const min = Number(input.min || 0);
+  const max = Number(input.max || 99);
+  const current = readNumber(input);
+  let next;
+  if (current === null) next = delta > 0 ? Math.max(min, 1) : min;
+  else next = Math.min(max, Math.max(min, current + delta));
+  input.value = String(next);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-step]");
+  if (!button) return;
+  const input = button.parentElement.querySelector("input");
+  if (input && !input.readOnly) step(input, Number(button.dataset.step));
+});
+
+// Holding a stepper repeats it, for the middle counts that run to 20 and more.
+document.addEventListener("pointerdown", (event) => {
+  const button = event.target.closest("[data-step]");
+  if (!button) return;
+  const input = button.parentElement.querySelector("input");
+  let timer = setTimeout(function repeat() {
+    step(input, Number(button.dataset.step));
+    timer = setTimeout(repeat, 90);
+  }, 450);
+  const stop = () => clearTimeout(timer);
+  button.addEventListener("pointerup", stop, { once: true });
+  button.addEventListener("pointerleave", stop, { once: true });
+  button.addEventListener("pointercancel", stop, { once: true });
+});
+
+// --- Ligretto Stop: one tap sets the caller's stack to 0 (T2) ---
+function syncStop(checkbox) {
+  const input = document.getElementById(checkbox.dataset.stopFor);
+  const entry = checkbox.closest(".entry");
+  if (!input) return;
+  if (checkbox.checked) {
+    if (input.value !== "0") input.dataset.before = input.value;
+    input.value = "0";
+  } else if (input.value === "0") {
+    input.value = input.dataset.before || "";
+  }
+  entry?.classList.toggle("is-caller", checkbox.checked);
+  updatePreview(input);
+}
+
+document.addEventListener("change", (event) => {
+  if (event.target.matches("input[data-stop-for]")) syncStop(event.target);
+});
+
+// --- live preview of each player's points before saving ---
+function updatePreview(input) {
+  const entry = input.closest(".entry");
+  const output = entry?.querySelector("output[data-preview]");
+  if (!output) return;
+  const value = readNumber(input);
+  const kind = output.dataset.preview;
+  if (kind === "stack") {
+    // Stacks only: what this round costs so far (−2 per card, R5).
+    const stop = entry.querySelector("input[data-stop-for]");
+    if (stop && value !== null) {
+      if (value === 0 && !stop.checked) { stop.checked = true; entry.classList.add("is-caller"); }
+      if (value !== 0 && stop.checked) { stop.checked = false; entry.classList.remove("is-caller"); }
+    }
+    output.innerHTML = value === null ? "" : `<span class="points">${fmt(-2 * value)}</span><span class="formula">−2 × ${value}</span>`;
+  } else {
+    const stack = Number(output.dataset.stack);
+    const total = Number(output.dataset.total);
+    if (value === null) { output.textContent = ""; return; }
+    const points = value - 2 * stack;
+    const words = output.closest("form")?.dataset;
+    output.innerHTML = `<span class="points">${signed(points)}</span><span class="formula">${value} − 2 × ${stack} · Σ ${fmt(total + points)}</span>`;
+    output.title = words?.previewTitle || "";
+  }
+}
+
+document.addEventListener("input", (event) => {
+  if (event.target.matches(".entry input[type=number]")) updatePreview(event.target);
+});
+document.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
+
+// Select the whole number on focus so typing replaces it.
+document.addEventListener("focusin", (event) => {
+  if (event.target.matches(".stepper input")) event.target.select();
+});
+
+// Focus the first message after a refused entry, so it is read out.
+document.getElementById("entry-errors")?.focus();
+
+// --- sharing and printing ---
+document.addEventListener("click", async (event) => {
+  const copy = event.target.closest("[data-copy]");
+  if (copy) {
+    const field = document.getElementById(copy.dataset.copy);
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      field.select();
+      document.execCommand?.("copy");
+    }
+    const label = copy.textContent;
+    copy.textContent = copy.dataset.copied;
+    setTimeout(() => { copy.textContent = label; }, 1500);
+  }
+  if (event.target.closest("[data-print]")) window.print();
+});
+
+// --- remember this game for the start page ---
+const info = JSON.parse(document.getElementById("game-info")?.textContent || "null");
+if (info) rememberGame(info);
+
+// --- live updates: reload the board when another phone saves (T6) ---
+const board = document.getElementById("board");
+const live = document.getElementById("live");
+const stale = document.getElementById("stale");
+const editing = Boolean(document.querySelector("form[data-entry]") || (info && info.edit));
+let shownVersion = Number(board?.dataset.version || 0);
+let loading = null;
+
+async function refresh() {
+  if (loading) return loading;
+  loading = (async () => {
+    try {
+      const response = await fetch(board.dataset.fragment, { headers: { Accept: "text/html" }, cache: "no-store" });
+      if (!response.ok) return;
+      const version = Number(response.headers.get("X-Game-Version") || 0);
+      if (version && version === shownVersion) return;
+      const html = await response.text();
+      board.innerHTML = html;
+      shownVersion = version;
+      board.dataset.version = String(version);
+      // The entry forms carry the version they were made for; another
+      // phone's save makes them stale: say so instead of failing later.
+      if (editing && stale) stale.hidden = false;
+      const meta = response.headers.get("X-Game-Info");
+      if (meta && info) rememberGame({ ...info, ...JSON.parse(decodeURIComponent(meta)) });
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+if (board && board.dataset.events && "EventSource" in window) {
+  const source = new EventSource(board.dataset.events);
+  source.addEventListener("open", () => {
+    if (live) { live.dataset.state = "live"; live.textContent = live.dataset.live; }
+  });
+  source.addEventListener("error", () => {
+    if (live) { live.dataset.state = "off"; live.textContent = live.dataset.offline; }
+  });
+  const onMessage = (event) => {
+    let version = 0;
+    try { version = Number(JSON.parse(event.data).version || 0); } catch { version = Number(event.data) || 0; }
+    if (!version || version !== shownVersion) refresh();
+  };
+  source.addEventListener("message", onMessage);
+  source.addEventListener("version", onMessage);
+  source.addEventListener("update", onMessage);
+  source.addEventListener("change", onMessage);
+  window.addEventListener("pagehide", () => source.close());
+}

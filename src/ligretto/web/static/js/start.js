@@ -1,0 +1,141 @@
+// Start page: add, remove and reorder name rows in place (the same buttons
+// post the form without JavaScript), and list this browser's games.
+import { loadGames, forgetGame } from "./games.js";
+
+const form = document.getElementById("new-game");
+const list = document.getElementById("names");
+const addButton = document.getElementById("add-player");
+const deckCards = document.getElementById("deck-cards");
+
+function maxPlayers() {
+  return deckCards && deckCards.checked ? 16 : 12;
+}
+
+function renumber() {
+  const rows = [...list.querySelectorAll(".name-row")];
+  rows.forEach((row, index) => {
+    row.querySelector(".seat").textContent = String(index + 1);
+    const input = row.querySelector("input");
+    input.setAttribute("aria-label", input.getAttribute("aria-label").replace(/\d+/, String(index + 1)));
+    for (const button of row.querySelectorAll("button")) {
+      button.value = button.value.replace(/\d+$/, String(index));
+      button.setAttribute("aria-label", button.getAttribute("aria-label").replace(/\d+/, String(index + 1)));
+    }
+    row.querySelector('[data-row-action="up"]').disabled = index === 0;
+    row.querySelector('[data-row-action="remove"]').disabled = rows.length <= 2;
+  });
+  addButton.disabled = rows.length >= maxPlayers();
+}
+
+function addRow(after) {
+  const rows = list.querySelectorAll(".name-row");
+  if (rows.length >= maxPlayers()) return null;
+  const template = rows[rows.length - 1];
+  const row = template.cloneNode(true);
+  const input = row.querySelector("input");
+  input.value = "";
+  input.removeAttribute("autofocus");
+  if (after) after.after(row); else list.append(row);
+  renumber();
+  input.focus();
+  return row;
+}
+
+if (form && list) {
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-row-action], #add-player");
+    if (!button) return;
+    event.preventDefault();
+    const row = button.closest(".name-row");
+    if (button.id === "add-player") {
+      addRow(null);
+    } else if (button.dataset.rowAction === "remove") {
+      const next = row.nextElementSibling || row.previousElementSibling;
+      row.remove();
+      renumber();
+      (next && next.querySelector("input"))?.focus();
+    } else if (button.dataset.rowAction === "up" && row.previousElementSibling) {
+      row.previousElementSibling.before(row);
+      renumber();
+      button.disabled ? row.querySelector("input").focus() : button.focus();
+    }
+  });
+  // Enter in a name moves on to the next name (and adds a row after the
+  // last filled one) instead of creating the game half-typed.
+  list.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.target.tagName !== "INPUT") return;
+    const row = event.target.closest(".name-row");
+    const next = row.nextElementSibling;
+    if (next) {
+      event.preventDefault();
+      next.querySelector("input").focus();
+    } else if (event.target.value.trim()) {
+      event.preventDefault();
+      addRow(row);
+    }
+  });
+  deckCards?.addEventListener("change", renumber);
+  // Choosing a target or typing one selects the target mode, typing a
+  // number of rounds the rounds mode: one tap fewer.
+  const pick = (value) => {
+    const radio = form.querySelector(`input[name="mode"][value="${value}"]`);
+    if (radio) radio.checked = true;
+  };
+  form.querySelectorAll('input[name="target"]').forEach((r) => r.addEventListener("change", () => pick("target")));
+  form.querySelector("#target-other")?.addEventListener("input", () => {
+    pick("target");
+    const other = form.querySelector('input[name="target"][value="other"]');
+    if (other) other.checked = true;
+  });
+  form.querySelector("#rounds")?.addEventListener("input", () => pick("rounds"));
+  renumber();
+}
+
+// --- this browser's games ---
+const gamesList = document.getElementById("my-games");
+const itemTemplate = document.getElementById("game-item");
+const words = JSON.parse(document.getElementById("games-i18n")?.textContent || "{}");
+
+function describe(game) {
+  const parts = [];
+  if (game.status === "finished" && game.winners && game.winners.length && (game.mode === "target" || game.scored)) {
+    parts.push((game.winners.length > 1 ? words.winners : words.winner).replace("%s", game.winners.join(" & ")));
+  } else if (game.status === "finished") {
+    parts.push(words.finished);
+  } else if (game.status === "tiebreak") {
+    parts.push(words.tiebreak);
+  } else {
+    parts.push(words.playing);
+  }
+  parts.push(words.rounds.replace("%s", String(game.rounds || 0)));
+  if (!game.edit) parts.push(words.watching);
+  if (game.seen) parts.push(new Date(game.seen).toLocaleDateString(document.documentElement.lang));
+  return parts.join(" · ");
+}
+
+function showGames() {
+  if (!gamesList || !itemTemplate) return;
+  gamesList.replaceChildren();
+  const games = loadGames();
+  if (!games.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = gamesList.dataset.empty;
+    gamesList.append(empty);
+    return;
+  }
+  for (const game of games) {
+    const item = itemTemplate.content.firstElementChild.cloneNode(true);
+    item.querySelector(".game-players").textContent = (game.players || []).join(", ");
+    item.querySelector(".game-meta").textContent = describe(game);
+    const open = item.querySelector(".game-open");
+    open.href = game.edit || game.watch;
+    open.setAttribute("aria-label", `${open.textContent}: ${(game.players || []).join(", ")}`);
+    item.querySelector(".game-forget").addEventListener("click", () => {
+      forgetGame(game.id);
+      showGames();
+    });
+    gamesList.append(item);
+  }
+}
+showGames();

@@ -1,0 +1,134 @@
+"""The SVG chart of running totals (T4, T6: every round and the running totals)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ligretto.web.charts import (
+    DIRECT_LABELS_MAX,
+    Series,
+    nice_step,
+    running_totals_svg,
+    seat_dash,
+    spread_labels,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def draw(series: list[Series], target: int | None = None) -> ET.Element:
+    svg = running_totals_svg(
+        series, title="Totals", description="Anna 8", round_label="Round", target=target
+    )
+    return ET.fromstring(str(svg))
+
+
+def polyline_points(root: ET.Element) -> list[list[tuple[float, float]]]:
+    lines = []
+    for line in root.iter(f"{SVG}polyline"):
+        pairs = [p.split(",") for p in line.attrib["points"].split()]
+        lines.append([(float(x), float(y)) for x, y in pairs])
+    return lines
+
+
+def test_one_line_per_player_starting_at_zero_with_a_point_per_round() -> None:
+    root = draw([Series("Anna", (8, 20, 31)), Series("Ben", (-6, 4, 10))])
+    lines = polyline_points(root)
+    assert len(lines) == 2
+    assert all(len(points) == 4 for points in lines)  # the start plus three rounds
+    # Both start at total 0: the same point.
+    assert lines[0][0] == lines[1][0]
+    # Higher totals are drawn higher (smaller y): Anna above Ben after each round.
+    for anna, ben in zip(lines[0][1:], lines[1][1:], strict=True):
+        assert anna[1] < ben[1]
+
+
+def test_x_positions_grow_with_the_round_and_stay_inside_the_view_box() -> None:
+    root = draw([Series("Anna", (8, 20, 31)), Series("Ben", (-6, 4, 10))])
+    _, _, width, height = (float(v) for v in root.attrib["viewBox"].split())
+    for points in polyline_points(root):
+        xs = [x for x, _ in points]
+        assert xs == sorted(xs) and len(set(xs)) == len(xs)
+        assert all(0 <= x <= width and 0 <= y <= height for x, y in points)
+
+
+def test_accessible_name_and_description() -> None:
+    root = draw([Series("Anna", (8,)), Series("Ben", (-6,))])
+    assert root.attrib["role"] == "img"
+    assert root.find(f"{SVG}title") is not None
+    assert root.find(f"{SVG}title").text == "Totals"  # type: ignore[union-attr]
+    assert root.find(f"{SVG}desc").text == "Anna 8"  # type: ignore[union-attr]
+
+
+def test_names_are_escaped() -> None:
+    svg = running_totals_svg(
+        [Series("<b>&Bo", (1,)), Series("Al", (2,))],
+        title="t",
+        description="d",
+        round_label="r",
+    )
+    assert "<b>" not in str(svg)
+    assert "&lt;b&gt;&amp;Bo" in str(svg)
+
+
+def test_target_line_is_drawn_and_inside_the_axis() -> None:
+    root = draw([Series("Anna", (8,)), Series("Ben", (-6,))], target=99)
+    target = [el for el in root.iter(f"{SVG}line") if el.attrib.get("class") == "chart-target"]
+    assert len(target) == 1
+    ticks = [int(t.text or "0") for t in root.iter(f"{SVG}text") if "dominant-baseline" in t.attrib
+             and t.attrib.get("text-anchor") == "end"]
+    assert max(ticks) >= 99
+
+
+def test_direct_labels_only_while_they_fit() -> None:
+    few = draw([Series(f"P{i}", (i,)) for i in range(DIRECT_LABELS_MAX)])
+    many = draw([Series(f"P{i}", (i,)) for i in range(DIRECT_LABELS_MAX + 1)])
+    def labels(root: ET.Element) -> list[str]:
+        return [t.text or "" for t in root.iter(f"{SVG}text")
+                if "chart-label" in t.attrib.get("class", "")]
+    assert labels(few) == [f"P{i}" for i in range(DIRECT_LABELS_MAX)]
+    assert labels(many) == []
+
+
+def test_sixteen_players_stay_distinguishable_by_dash() -> None:
+    assert seat_dash(0) == "" and seat_dash(8) != ""
+    root = draw([Series(f"P{i}", (i, -i)) for i in range(16)])
+    dashed = [el for el in root.iter(f"{SVG}polyline") if "stroke-dasharray" in el.attrib]
+    assert len(dashed) == 8
+
+
+def test_empty_or_ragged_series_are_refused() -> None:
+    with pytest.raises(ValueError):
+        running_totals_svg([], title="t", description="d", round_label="r")
+    with pytest.raises(ValueError):
+        running_totals_svg(
+            [Series("A", (1, 2)), Series("B", (1,))], title="t", description="d", round_label="r"
+        )
+
+
+def test_long_games_thin_out_the_round_ticks() -> None:
+    root = draw([Series("A", tuple(range(60))), Series("B", tuple(range(60)))])
+    round_ticks = [
+        t
+        for t in root.iter(f"{SVG}text")
+        if t.attrib.get("text-anchor") == "middle" and re.fullmatch(r"\d+", t.text or "")
+    ]
+    assert 2 <= len(round_ticks) <= 9
+
+
+@pytest.mark.parametrize(("span", "step"), [(99, 20), (7, 2), (10, 2), (1000, 200), (0, 1)])
+def test_nice_step(span: float, step: int) -> None:
+    assert nice_step(span) == step
+
+
+def test_spread_labels_keeps_order_and_gap() -> None:
+    placed = spread_labels([50.0, 50.0, 51.0, 200.0], 0.0, 210.0, 10.0)
+    inner = sorted(placed[:3])
+    assert inner[1] - inner[0] >= 10 - 1e-6 and inner[2] - inner[1] >= 10 - 1e-6
+    assert placed[3] == 200.0
+    # Crowded at the bottom edge: labels stay inside the bounds.
+    edge = spread_labels([99.0, 100.0, 100.0], 0.0, 100.0, 10.0)
+    assert max(edge) <= 100.0 and min(edge) >= 0.0
