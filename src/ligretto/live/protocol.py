@@ -16,7 +16,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
 
@@ -24,8 +24,19 @@ PROTOCOL_VERSION = 1
 # not a message of this protocol and is refused before it is parsed.
 MAX_MESSAGE_BYTES = 2048
 
-STRATEGIES = ("random", "greedy", "stack-first", "own")
 LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def _known_strategy(name: str) -> str:
+    from ligretto.bots import strategy_names
+
+    if name not in strategy_names():
+        raise ValueError(f"unknown strategy; choose one of {', '.join(strategy_names())}")
+    return name
+
+
+Strategy = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_known_strategy)]
+Level = Literal["easy", "medium", "hard", "expert"]
 
 
 class Reason(StrEnum):
@@ -110,8 +121,8 @@ class AddBot(_Message):
 
     type: Literal["add_bot"]
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
-    strategy: Literal["random", "greedy", "stack-first", "own"] = "stack-first"
-    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    strategy: Strategy = "stack-first"
+    level: Level = "medium"
 
 
 class RemoveBot(_Message):

@@ -1,0 +1,75 @@
+"""The table's score on a Tafel game, through the Tafel service layer.
+
+Online play enters each finished round the way people at a real table
+would: stacks first, then the middle (T2, T3).  The Tafel adds up the
+points and decides the outcome (T4, T5); the table only asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ligretto.live.scorekeeping import EndCondition, Standing
+from ligretto.store import TafelService
+from ligretto.tafel import ImplausibleRoundError
+
+
+def default_board_url(game_id: str) -> str:
+    return f"/games/{game_id}"
+
+
+class TafelScoreKeeper:
+    """A :class:`~ligretto.live.scorekeeping.ScoreKeeper` on a ``TafelService``.
+
+    The edit tokens of the tables' games stay in this process: nobody but
+    the table writes to a table's game (anyone may watch it).
+    """
+
+    def __init__(
+        self,
+        service: TafelService,
+        board_url: Callable[[str], str] = default_board_url,
+    ) -> None:
+        self.service = service
+        self._board_url = board_url
+        self._tokens: dict[str, str] = {}
+
+    def create_game(
+        self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
+    ) -> str:
+        created = self.service.create_game(
+            names,
+            mode=end.mode,
+            target=end.target if end.mode == "target" else None,
+            rounds=end.rounds if end.mode == "rounds" else None,
+            deck=deck,
+            row_storage=row_storage,
+        )
+        game_id = created.stored.id
+        self._tokens[game_id] = created.edit_token
+        return game_id
+
+    def record_round(self, game_id: str, stacks: list[int], middle: list[int]) -> Standing:
+        token = self._tokens[game_id]
+        opened = self.service.open_round(game_id, token, stacks)
+        assert opened.round is not None
+        number = opened.round.number
+        try:
+            written = self.service.complete_round(game_id, token, number, middle)
+        except ImplausibleRoundError:
+            # Counted by the rules engine, so the numbers are what happened
+            # (R6 row storage can leave stack cards in the row): confirm (T3).
+            written = self.service.complete_round(game_id, token, number, middle, confirm=True)
+        game = written.stored.game
+        rounds_done = game.agreed_rounds is not None and game.complete_rounds >= game.agreed_rounds
+        if game.finished or rounds_done:
+            # T5 "Werten": the final ranking with the winner or winners.
+            game = self.service.score(game_id, token).stored.game
+        return Standing(
+            totals=list(game.totals),
+            finished=game.finished,
+            winners=[game.seat_of(name) for name in game.winners],
+        )
+
+    def board_url(self, game_id: str) -> str:
+        return self._board_url(game_id)

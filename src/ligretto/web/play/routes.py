@@ -1,0 +1,253 @@
+"""HTTP and WebSocket routes of online play.
+
+Thin by design (STYLE.md, boardgame.io's server): a route parses, hands a
+validated message to the table, and forwards what the table answers.  The
+table (``ligretto.live.table``) owns all game logic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ligretto.live.connection import Connection
+from ligretto.live.protocol import (
+    Level,
+    ProtocolError,
+    Reason,
+    Refused,
+    Strategy,
+    TableInfo,
+    parse_client_message,
+)
+from ligretto.live.registry import TableRegistry
+from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.table import Table, TableSettings
+from ligretto.rules.options import RuleOptions
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+# Refusals for flooding that are still answered before the socket closes.
+_MAX_STRIKES = 200
+
+
+# --------------------------------------------------------------------------
+# life cycle (called from the app's lifespan)
+# --------------------------------------------------------------------------
+
+
+def start_tables(
+    app: FastAPI,
+    *,
+    scorekeeper: ScoreKeeper | None = None,
+    settings: TableSettings | None = None,
+) -> TableRegistry:
+    """Give the app its table registry (in the lifespan, before serving)."""
+    registry = TableRegistry(scorekeeper=scorekeeper, settings=settings)
+    app.state.tables = registry
+    return registry
+
+
+async def stop_tables(app: FastAPI) -> None:
+    """Stop every table task (in the lifespan, at shutdown)."""
+    registry: TableRegistry | None = getattr(app.state, "tables", None)
+    if registry is not None:
+        await registry.stop()
+
+
+def _registry(app: object) -> TableRegistry:
+    registry: TableRegistry | None = getattr(getattr(app, "state", None), "tables", None)
+    if registry is None:  # pragma: no cover - a wiring error, not user input
+        raise HTTPException(503, "online play is not running")
+    return registry
+
+
+# --------------------------------------------------------------------------
+# JSON API
+# --------------------------------------------------------------------------
+
+
+class OptionsIn(BaseModel):
+    """Every rule option of ``RuleOptions`` (RULES.md), with its default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deck: Literal["ligretto", "cards"] = "ligretto"
+    row_refill: Literal["auto", "manual"] = "auto"
+    recycle_shuffle: bool = True
+    deadlock: Literal["end", "reshuffle"] = "end"
+    row_storage: bool = False
+
+
+class EndIn(BaseModel):
+    """How the game ends (T1): a target (50/99/150 or another) or rounds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["target", "rounds"] = "target"
+    target: Annotated[int, Field(ge=1, le=1000)] = 99
+    rounds: Annotated[int, Field(ge=1, le=100)] = 8
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    strategy: Strategy = "stack-first"
+    level: Level = "medium"
+
+
+class CreateTable(BaseModel):
+    """A new table.  With ``name`` the creator sits in seat 0."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: Annotated[int, Field(ge=2, le=16)] = 4
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    options: OptionsIn = OptionsIn()
+    end: EndIn = EndIn()
+    bots: Annotated[list[BotIn], Field(max_length=16)] = []
+
+    @model_validator(mode="after")
+    def _fits(self) -> CreateTable:
+        limit = 16 if self.options.deck == "cards" else 12
+        if self.seats > limit:
+            raise ValueError(f"the {self.options.deck} deck seats at most {limit} players (R1)")
+        if self.name is not None and not self.name.strip():
+            raise ValueError("name must not be blank")
+        taken = 1 if self.name else 0
+        if taken + len(self.bots) > self.seats:
+            raise ValueError("more bots than free seats")
+        return self
+
+
+class TableCreated(BaseModel):
+    code: str
+    host_token: str
+    seat: int | None
+    page_url: str
+    invite_url: str
+    ws_url: str
+    table: TableInfo
+
+
+def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
+    """Create a table from a validated spec and seat its host and bots."""
+    table = registry.create(
+        seats=spec.seats,
+        options=RuleOptions(**spec.options.model_dump()),
+        end=EndCondition(spec.end.mode, spec.end.target, spec.end.rounds),
+    )
+    # The table's task has not run yet: seating here cannot race a move.
+    if spec.name:
+        table.seat_human(0, " ".join(spec.name.split()))
+    for bot in spec.bots:
+        index = bot.seat
+        if index is None or index >= len(table.seats) or table.seats[index].kind != "empty":
+            index = next(s.index for s in table.seats if s.kind == "empty")
+        table.put_bot(index, bot.strategy, bot.level)
+    return table
+
+
+@router.post("/api/tables", status_code=201, tags=["online play"])
+async def post_table(spec: CreateTable, request: Request) -> TableCreated:
+    """Open a table; the answer holds the host's secret token and the invite link."""
+    try:
+        table = create_table(_registry(request.app), spec)
+    except RuntimeError as exc:
+        raise HTTPException(503, str(exc)) from None
+    base = str(request.base_url).rstrip("/")
+    ws_base = "ws" + base[4:] if base.startswith("http") else base
+    return TableCreated(
+        code=table.code,
+        host_token=table.host_token,
+        seat=0 if spec.name else None,
+        page_url=f"{base}/play/{table.code}",
+        invite_url=f"{base}/play/{table.code}",
+        ws_url=f"{ws_base}/play/{table.code}/ws",
+        table=table.info(),
+    )
+
+
+@router.get("/api/tables/{code}", tags=["online play"])
+async def get_table(code: str, request: Request) -> TableInfo:
+    """A table's seats and phase, as anyone at it may see them."""
+    table = _registry(request.app).get(code)
+    if table is None:
+        raise HTTPException(404, "no table with this code")
+    return table.info()
+
+
+# --------------------------------------------------------------------------
+# WebSocket
+# --------------------------------------------------------------------------
+
+
+async def _pump(websocket: WebSocket, conn: Connection) -> None:
+    """Send what the table queued for this connection, in order."""
+    while True:
+        text = await conn.outbox.get()
+        if text is None or conn.overflowed:
+            with contextlib.suppress(Exception):
+                await websocket.close(1008 if conn.overflowed else 1000)
+            return
+        await websocket.send_text(text)
+
+
+@router.websocket("/play/{code}/ws")
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    """One client of one table; see docs/protocol.md."""
+    table = _registry(websocket.app).get(code)
+    await websocket.accept()
+    if table is None:
+        await websocket.send_text(
+            Refused(code=Reason.NO_SUCH_TABLE, reason="no table with this code").model_dump_json()
+        )
+        await websocket.close(4404)
+        return
+    conn = Connection()
+    sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+    try:
+        while not sender.done():
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            if not conn.bucket.allow():
+                # Flooding: refused here, before it costs the table anything.
+                conn.strikes += 1
+                if conn.strikes <= 3:
+                    conn.send(
+                        Refused(
+                            code=Reason.RATE_LIMITED, reason="too many messages; slow down"
+                        ).model_dump_json()
+                    )
+                if conn.strikes > _MAX_STRIKES:
+                    conn.close()
+                continue
+            conn.strikes = 0
+            try:
+                message = parse_client_message(raw)
+            except ProtocolError as exc:
+                conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
+                continue
+            table.submit(conn, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.left(conn)
+        if not sender.done():
+            conn.close()
+            try:
+                await asyncio.wait_for(sender, 1.0)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                sender.cancel()

@@ -1,0 +1,263 @@
+"""Whole bot games on the table actor: nothing hidden leaks, the Tafel keeps score."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ligretto.live.connection import Connection
+from ligretto.live.protocol import Join, Move
+from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.tafel_link import TafelScoreKeeper
+from ligretto.live.table import Table
+from ligretto.rules.options import RuleOptions
+from ligretto.store import TafelService, make_engine, migrate
+
+from .wire import FAST
+
+CARD = re.compile(r"^[RGBYHDCS](10|[1-9])$")
+SEAT_KEYS = {
+    "seat",
+    "stack_top",
+    "stack_count",
+    "row",
+    "discard_top",
+    "discard_count",
+    "hand_count",
+    "middle_count",
+}
+VIEW_KEYS = {"viewer", "players", "options", "middle", "seats", "is_over", "caller", "deadlock"}
+
+
+def _top(cards: list[str]) -> str | None:
+    return cards[-1] if cards else None
+
+
+def _place(snap: dict[str, Any], seat: int, source: str) -> str | None:
+    """The open card at ``row2``/``stack``/``discard`` of ``seat`` in the snapshot."""
+    cards = snap["seats"][seat]
+    if source == "stack":
+        return _top(cards["stack"])
+    if source == "discard":
+        return _top(cards["discard"])
+    return _top(cards["row"][int(source[3:])])
+
+
+def check_view(view: dict[str, Any], snap: dict[str, Any]) -> None:
+    """Every card in a view lies open at that very place of the real table (R3)."""
+    assert set(view) == VIEW_KEYS | {"actions"}
+    for shown, real in zip(view["seats"], snap["seats"], strict=True):
+        assert set(shown) == SEAT_KEYS
+        assert shown["stack_top"] == _top(real["stack"])
+        assert shown["stack_count"] == len(real["stack"])
+        assert shown["discard_top"] == _top(real["discard"])
+        assert shown["discard_count"] == len(real["discard"])
+        assert shown["hand_count"] == len(real["hand"])
+        for cell, real_cell in zip(shown["row"], real["row"], strict=True):
+            assert set(cell) == {"top", "depth"}
+            assert cell["top"] == _top(real_cell) and cell["depth"] == len(real_cell)
+    for pile in view["middle"]:
+        assert set(pile) == {"id", "colour", "top", "count", "closed"}
+        real_pile = [c["card"] for c in snap["middle"][pile["id"]]["cards"]]
+        assert pile["top"] == real_pile[-1] and pile["count"] == len(real_pile)
+    viewer = view["viewer"]
+    for text in view["actions"]:
+        words = text.split()
+        assert viewer is not None, "a watcher has no actions"
+        if words[0] in ("play", "store"):
+            assert _place(snap, viewer, words[2]) == words[1]
+
+
+def check_event(text: str, snap: dict[str, Any]) -> None:
+    words = text.split()
+    if not words[0].isdigit():
+        assert not any(CARD.match(w) for w in words)
+        return
+    seat, verb, args = int(words[0]), words[1], words[2:]
+    if verb in ("played", "opened"):
+        pile = [c["card"] for c in snap["middle"][int(args[2][1:])]["cards"]]
+        assert args[0] in pile
+    elif verb == "refilled":
+        assert _place(snap, seat, args[0]) == args[1]
+    elif verb == "turned":
+        assert _place(snap, seat, "discard") == args[1]
+    elif verb == "stored":
+        assert _place(snap, seat, args[2]) == args[0]
+    else:
+        assert not any(CARD.match(w) for w in args), text
+
+
+def check_message(text: str, snap: dict[str, Any] | None) -> str:
+    message = json.loads(text)
+    kind: str = message["type"]
+    if kind in ("view", "events"):
+        assert snap is not None
+        check_view(message["view"], snap)
+        for event in message.get("events", []):
+            check_event(event, snap)
+    else:
+
+        def strings(value: Any) -> list[str]:
+            if isinstance(value, str):
+                return [value]
+            if isinstance(value, dict):
+                return [s for v in value.values() for s in strings(v)]
+            if isinstance(value, list):
+                return [s for v in value for s in strings(v)]
+            return []
+
+        assert not any(CARD.match(s) for s in strings(message)), text
+    return kind
+
+
+class Recorder(Connection):
+    """A connection that checks each message against the table at send time.
+
+    With ``plays=True`` it also plays like a quick person: after each view
+    it answers with a move chosen from its legal actions, through the same
+    queue as every client.
+    """
+
+    def __init__(self, table: Table, *, plays: bool = False) -> None:
+        super().__init__()
+        self.table = table
+        self.plays = plays
+        self.kinds: list[str] = []
+        self.round_overs: list[dict[str, Any]] = []
+        self.refusals: list[str] = []
+        self._waiting = False
+        self._ref = 0
+
+    def send(self, text: str) -> None:
+        rnd = self.table.round
+        self.kinds.append(check_message(text, None if rnd is None else rnd.snapshot()))
+        message = json.loads(text)
+        if self.kinds[-1] == "round_over":
+            self.round_overs.append(message)
+        elif self.kinds[-1] == "refused":
+            self.refusals.append(message["code"])
+        if self.plays and "view" in message and message.get("ref") in (None, self._ref):
+            if message.get("ref") == self._ref:
+                self._waiting = False
+            if not self._waiting:
+                self._play_soon(message["view"]["actions"])
+        if self.plays and message.get("ref") == self._ref and self.kinds[-1] == "refused":
+            self._waiting = False
+
+    def _play_soon(self, actions: list[str]) -> None:
+        plays = [a for a in actions if not a.startswith("turn")]
+        choice = plays[0] if plays else (actions[0] if actions else None)
+        if choice is None:
+            return
+        self._waiting = True
+        self._ref += 1
+        move = Move(type="move", action=choice, ref=self._ref)
+        asyncio.get_running_loop().call_later(0.003, self.table.submit, self, move)
+
+
+@pytest.fixture
+def tafel(tmp_path: Path) -> TafelScoreKeeper:
+    engine = make_engine(f"sqlite:///{tmp_path / 'tafel.db'}")
+    migrate(engine)
+    return TafelScoreKeeper(TafelService(engine))
+
+
+BOTS = [("stack-first", "expert"), ("greedy", "hard"), ("mine", "medium"), ("random", "easy")]
+
+
+async def play_game(
+    options: RuleOptions, players: int, end: EndCondition, scorekeeper: TafelScoreKeeper
+) -> tuple[Table, Recorder, list[tuple[int | None, dict[str, Any]]]]:
+    settings = dataclasses.replace(FAST, bot_pace=0.0005, seed=11)
+    table = Table(
+        "TEST",
+        seats=players,
+        options=options,
+        end=end,
+        host_token="host-token-1234",
+        scorekeeper=scorekeeper,
+        settings=settings,
+    )
+    # Seat 0 is a quick person playing through a connection; the others
+    # are bots of every strategy.
+    table.seat_human(0, "Anna")
+    for seat in range(1, players):
+        strategy, level = BOTS[seat % len(BOTS)]
+        table.put_bot(seat, strategy, level)
+    # Every view the table builds for any seat is checked when it is built.
+    views: list[tuple[int | None, dict[str, Any]]] = []
+    build = table._seat_view
+
+    def checked_view(seat: int | None) -> dict[str, Any]:
+        view = build(seat)
+        assert table.round is not None
+        check_view(view, table.round.snapshot())
+        views.append((seat, view))
+        return view
+
+    table._seat_view = checked_view  # type: ignore[method-assign]
+    watcher = Recorder(table)
+    task = table.start_task()
+    person = Recorder(table, plays=True)
+    table.submit(watcher, Join(type="join"))
+    table.submit(person, Join(type="join", token="host-token-1234"))
+    table.call(table.begin_game)
+    for _ in range(3000):
+        await asyncio.sleep(0.01)
+        if table.phase == "game_over":
+            break
+    await table.stop()
+    assert task.done()
+    assert person.kinds.count("events") == table.moves_applied
+    # Refusals a fast player meets are races and the end of the round only.
+    assert set(person.refusals) <= {"pile_taken", "round_over", "not_started"}
+    return table, watcher, views
+
+
+@pytest.mark.parametrize(
+    ("options", "players"),
+    [
+        (RuleOptions(), 4),
+        (RuleOptions(deck="cards", row_refill="manual", recycle_shuffle=False), 3),
+        (RuleOptions(row_storage=True, deadlock="reshuffle"), 2),
+    ],
+    ids=["defaults", "cards-manual-kept", "storage-reshuffle"],
+)
+def test_no_message_of_a_bot_game_carries_a_hidden_card(
+    options: RuleOptions, players: int, tafel: TafelScoreKeeper
+) -> None:
+    table, watcher, views = asyncio.run(
+        play_game(options, players, EndCondition("rounds", rounds=2), tafel)
+    )
+    assert table.phase == "game_over"
+    assert watcher.kinds.count("round_over") == 2
+    assert watcher.kinds.count("events") == table.moves_applied > 20
+    assert {seat for seat, _ in views} == {0, None}
+
+
+def test_every_round_goes_onto_the_tafel_game_until_its_outcome(
+    tafel: TafelScoreKeeper,
+) -> None:
+    table, watcher, _ = asyncio.run(
+        play_game(RuleOptions(), 4, EndCondition("target", target=30), tafel)
+    )
+    assert table.phase == "game_over" and table.tafel_game is not None
+    game = tafel.service.get_game(table.tafel_game).game
+    assert game.finished
+    assert len(game.rounds) == len(watcher.round_overs) >= 1
+    for stored, shown in zip(game.rounds, watcher.round_overs, strict=True):
+        assert list(stored.stacks) == shown["stacks"]
+        assert list(stored.middle or ()) == shown["middle"]
+        # R5: one point per middle card, minus two per stack card.
+        assert shown["points"] == [m - 2 * s for m, s in zip(shown["middle"], shown["stacks"])]
+    last = watcher.round_overs[-1]
+    assert last["game_over"] is True
+    assert last["totals"] == list(game.totals)
+    assert [game.players[w] for w in last["winners"]] == list(game.winners)
+    assert max(game.totals) >= 30

@@ -1,0 +1,255 @@
+"""The table over real WebSocket sessions (Starlette's test client)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from ligretto.live.table import TableSettings
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.round import Round
+
+from .wire import FAST, receive_until, send
+
+STACK = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
+
+
+def race_position(players: int, seed: int, options: RuleOptions) -> Round:
+    """Pile 0 is R1; both seats have R2 open in row position 0 (R3 race)."""
+    seat = {"stack": STACK, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]}
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": options.to_dict(),
+            "seats": [seat, seat],
+            "middle": [{"id": 0, "cards": [{"card": "R1", "owner": 1}]}],
+        },
+        seed=seed,
+        fill_hand=True,
+    )
+
+
+RACE = dataclasses.replace(FAST, dealer=race_position)
+
+
+def open_table(client: TestClient, **spec: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"seats": 2, "name": "Anna", **spec})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def join(ws: WebSocketTestSession, **fields: Any) -> dict[str, Any]:
+    send(ws, "join", **fields)
+    return receive_until(ws, "welcome", "refused")
+
+
+def started_two_player_table(
+    client: TestClient,
+) -> tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession, dict[str, Any]]:
+    table = open_table(client)
+    url = f"/play/{table['code']}/ws"
+    anna = client.websocket_connect(url).__enter__()
+    ben = client.websocket_connect(url).__enter__()
+    assert join(anna, token=table["host_token"])["seat"] == 0
+    welcome_ben = join(ben, name="Ben")
+    assert welcome_ben["seat"] == 1
+    send(anna, "start")
+    for ws in (anna, ben):
+        receive_until(ws, "countdown")
+        table_msg = receive_until(ws, "table")
+        while table_msg["table"]["phase"] != "playing":
+            table_msg = receive_until(ws, "table")
+    return table, anna, ben, welcome_ben
+
+
+def test_join_by_name_takes_a_free_seat_and_gets_a_token(client: TestClient) -> None:
+    table = open_table(client, seats=3)
+    with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+        welcome = join(ws, name="  Ben  ")
+        assert welcome["type"] == "welcome"
+        assert welcome["seat"] == 1 and welcome["host"] is False
+        assert len(welcome["token"]) >= 20
+        seats = welcome["table"]["seats"]
+        assert [s["name"] for s in seats] == ["Anna", "Ben", None]
+        assert all("token" not in s for s in seats)
+    with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+        refused = join(ws, name="ben")
+        assert (refused["type"], refused["code"]) == ("refused", "name_taken")
+
+
+def test_unknown_table_and_bad_token_are_refused(client: TestClient) -> None:
+    with client.websocket_connect("/play/NOSUCH/ws") as ws:
+        assert ws.receive_json()["code"] == "no_such_table"
+    table = open_table(client)
+    with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+        assert join(ws, token="x" * 24)["code"] == "bad_token"
+        # The connection is still usable: it may watch instead.
+        assert join(ws)["seat"] is None
+
+
+def test_r3_race_two_clients_one_pile_exactly_one_wins(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(RACE)
+    _, anna, ben, _ = started_two_player_table(client)
+    send(anna, "move", action="play R2 row0 p0", ref=1)
+    send(ben, "move", action="play R2 row0 p0", ref=2)
+    answers = {}
+    for name, ws, ref in (("anna", anna, 1), ("ben", ben, 2)):
+        while name not in answers:
+            message = ws.receive_json()
+            if message.get("ref") == ref:
+                answers[name] = message
+    kinds = sorted(m["type"] for m in answers.values())
+    assert kinds == ["events", "refused"]
+    loser = next(m for m in answers.values() if m["type"] == "refused")
+    winner = next(m for m in answers.values() if m["type"] == "events")
+    assert loser["code"] == "pile_taken"
+    assert loser["action"] == "play R2 row0 p0"
+    assert winner["view"]["middle"][0]["top"] == "R2"
+    assert winner["events"][0].endswith("played R2 row0 p0")
+    anna.__exit__(None, None, None)
+    ben.__exit__(None, None, None)
+
+
+def test_a_move_for_someone_elses_seat_is_refused(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(RACE)
+    _, anna, ben, _ = started_two_player_table(client)
+    send(anna, "move", action="play R2 row0 p0", seat=1, ref=5)
+    refused = receive_until(anna, "refused", "events")
+    assert (refused["type"], refused["code"], refused["ref"]) == ("refused", "wrong_seat", 5)
+    # Ben's card is still his to play: nothing happened to the table.
+    send(ben, "move", action="play R2 row0 p0", ref=6)
+    accepted = receive_until(ben, "events", "refused")
+    assert (accepted["type"], accepted["seat"], accepted["ref"]) == ("events", 1, 6)
+    anna.__exit__(None, None, None)
+    ben.__exit__(None, None, None)
+
+
+def test_watchers_cannot_move_and_moves_wait_for_the_start(client: TestClient) -> None:
+    table = open_table(client)
+    url = f"/play/{table['code']}/ws"
+    with client.websocket_connect(url) as watcher, client.websocket_connect(url) as anna:
+        assert join(watcher)["seat"] is None
+        join(anna, token=table["host_token"])
+        send(anna, "move", action="turn", ref=1)
+        assert receive_until(anna, "refused")["code"] == "not_started"
+        send(watcher, "move", action="turn", ref=2)
+        assert receive_until(watcher, "refused")["code"] == "not_seated"
+        send(watcher, "start")
+        assert receive_until(watcher, "refused")["code"] == "not_host"
+
+
+def test_malformed_messages_are_refused_and_the_table_plays_on(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(RACE)
+    _, anna, ben, _ = started_two_player_table(client)
+    for raw, code in (
+        ("{not json", "malformed"),
+        ('{"v":1,"type":"move","action":"play R2 row0 p0","ref":"x"}', "malformed"),
+        ('{"v":9,"type":"move","action":"turn"}', "unsupported_version"),
+        (json.dumps({"v": 1, "type": "join", "name": "x" * 5000}), "too_large"),
+    ):
+        anna.send_text(raw)
+        refused = receive_until(anna, "refused")
+        assert refused["code"] == code, raw
+    send(anna, "move", action="dance wildly", ref=3)
+    assert receive_until(anna, "refused")["code"] == "bad_action"
+    send(anna, "move", action="play R9 row0 p0", ref=4)
+    assert receive_until(anna, "refused")["code"] == "illegal"
+    send(anna, "join", name="Again")
+    assert receive_until(anna, "refused")["code"] == "already_joined"
+    # After all that, the same connection still plays.
+    send(anna, "move", action="play R2 row0 p0", ref=7)
+    accepted = receive_until(anna, "events")
+    assert accepted["ref"] == 7
+    anna.__exit__(None, None, None)
+    ben.__exit__(None, None, None)
+
+
+def test_flooding_is_refused_but_the_connection_survives(client: TestClient) -> None:
+    table = open_table(client)
+    with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+        join(ws)
+        for _ in range(80):
+            send(ws, "ping")
+        codes = []
+        pongs = 0
+        while pongs < 25 or not codes:
+            message = ws.receive_json()
+            if message["type"] == "refused":
+                codes.append(message["code"])
+            elif message["type"] == "pong":
+                pongs += 1
+        assert set(codes) == {"rate_limited"}
+        assert pongs < 80
+        time.sleep(0.2)
+        send(ws, "ping", t=1.5)
+        assert receive_until(ws, "pong")["t"] == 1.5
+
+
+def test_reconnection_restores_the_seat_and_its_view(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(RACE)
+    table, anna, ben, welcome_ben = started_two_player_table(client)
+    send(ben, "move", action="play R2 row0 p0", ref=1)
+    accepted = receive_until(ben, "events")
+    ben.__exit__(None, None, None)  # the connection drops
+    with client.websocket_connect(f"/play/{table['code']}/ws") as again:
+        welcome = join(again, token=welcome_ben["token"])
+        assert welcome["seat"] == 1
+        view = receive_until(again, "view")
+        assert view["view"]["viewer"] == 1
+        assert view["view"] == accepted["view"]
+        assert view["view"]["middle"][0]["top"] == "R2"
+        assert "play R2 row0 p0" not in view["view"]["actions"]
+    anna.__exit__(None, None, None)
+
+
+def test_host_seats_and_removes_bots_before_the_start(client: TestClient) -> None:
+    table = open_table(client, seats=4)
+    with client.websocket_connect(f"/play/{table['code']}/ws") as host:
+        assert join(host, token=table["host_token"])["host"] is True
+        receive_until(host, "table")  # everybody hears that the host arrived
+        send(host, "add_bot", strategy="greedy", level="hard")
+        seats = receive_until(host, "table")["table"]["seats"]
+        assert seats[1]["kind"] == "bot" and seats[1]["strategy"] == "greedy"
+        send(host, "add_bot", seat=1)
+        assert receive_until(host, "refused", "table")["code"] == "seat_taken"
+        send(host, "remove_bot", seat=0)
+        assert receive_until(host, "refused", "table")["code"] == "no_such_seat"
+        send(host, "remove_bot", seat=1)
+        seats = receive_until(host, "table")["table"]["seats"]
+        assert seats[1]["kind"] == "empty"
+        send(host, "start")
+        assert receive_until(host, "refused", "table")["code"] == "too_few_players"
+
+
+def test_a_seat_away_too_long_is_played_by_a_bot_and_can_be_reclaimed(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(dataclasses.replace(FAST, bot_pace=1.0))
+    table, anna, ben, welcome_ben = started_two_player_table(client)
+    ben.__exit__(None, None, None)
+    seats = receive_until(anna, "table")["table"]["seats"]
+    while not seats[1]["away"]:
+        seats = receive_until(anna, "table")["table"]["seats"]
+    assert seats[1]["connected"] is False
+    # The stand-in plays through the same move path: Ben's events arrive.
+    assert receive_until(anna, "events")["seat"] == 1
+    with client.websocket_connect(f"/play/{table['code']}/ws") as again:
+        assert join(again, token=welcome_ben["token"])["seat"] == 1
+        seats = receive_until(again, "table")["table"]["seats"]
+        assert seats[1]["away"] is False and seats[1]["connected"] is True
+    anna.__exit__(None, None, None)
