@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 app = typer.Typer(
@@ -22,6 +25,33 @@ def version() -> None:
     from ligretto import __version__
 
     typer.echo(__version__)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of the SQLite database (default: LIGRETTO_DATA_DIR or the "
+            "per-user data folder). LIGRETTO_DATABASE_URL selects PostgreSQL instead.",
+        ),
+    ] = None,
+) -> None:
+    """Start the web app: the Tafel (score board) and its JSON API."""
+    import uvicorn
+
+    from ligretto.web.app import create_app
+    from ligretto.web.settings import Settings
+
+    settings = Settings() if data_dir is None else Settings(data_dir=data_dir)
+    if settings.database_url is None:
+        typer.echo(f"Tafel database: {settings.resolved_database_url()}")
+    application = create_app(settings)  # migrates the database before listening
+    # A short graceful-shutdown limit: live-update streams must not keep the
+    # server from stopping on Ctrl-C.
+    uvicorn.run(application, host=host, port=port, timeout_graceful_shutdown=3)
 
 
 if __name__ == "__main__":  # pragma: no cover

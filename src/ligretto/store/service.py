@@ -191,6 +191,19 @@ class TafelService:
             conn.rollback()
         return stored
 
+    def version(self, game_id: str) -> int:
+        """The game's current version (cheap; for live updates)."""
+        if len(game_id) > MAX_ID_LENGTH:
+            raise GameNotFound(game_id)
+        with self.engine.connect() as conn:
+            version = conn.execute(
+                select(GameRow.version).where(GameRow.id == game_id)
+            ).scalar_one_or_none()
+            conn.rollback()
+        if version is None:
+            raise GameNotFound(game_id)
+        return version
+
     def check_token(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's edit token; raises :class:`GameNotFound`."""
         if len(game_id) > MAX_ID_LENGTH:

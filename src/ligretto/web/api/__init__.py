@@ -1,0 +1,1 @@
+"""The JSON API under ``/api``: one module per resource, gathered in ``routes``."""

@@ -1,0 +1,101 @@
+"""Error answers of the JSON API: one shape, a message a person understands.
+
+Every error body is ``{"detail": <sentence>, "code": <machine code>, ...}``;
+Tafel errors add ``rule`` (T1–T6) and ``player``. 422 refused input, 403 no
+valid edit token, 404 unknown game or round, 409 stale version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from ligretto.store import Forbidden, GameNotFound, VersionConflict
+from ligretto.tafel import NoSuchRoundError, TafelError
+
+
+class ApiError(Exception):
+    """An error answer raised by a route or dependency."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"detail": message, "code": code, **extra}
+
+
+async def _api_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return JSONResponse(error_body(exc.code, exc.message, **exc.extra), status_code=exc.status)
+
+
+async def _tafel_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, TafelError)
+    status = 404 if isinstance(exc, NoSuchRoundError) else 422
+    body = error_body(exc.code.value, exc.message, rule=exc.rule, player=exc.player)
+    return JSONResponse(body, status_code=status)
+
+
+async def _not_found(_request: Request, exc: Exception) -> Response:
+    return JSONResponse(error_body("game_not_found", str(exc)), status_code=404)
+
+
+async def _forbidden(_request: Request, exc: Exception) -> Response:
+    return JSONResponse(
+        error_body("forbidden", str(exc)),
+        status_code=403,
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+async def _conflict(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, VersionConflict)
+    return JSONResponse(
+        error_body("version_conflict", str(exc), version=exc.current),
+        status_code=409,
+        headers={"ETag": f'"{exc.current}"'},
+    )
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "request"
+
+
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    if not request.url.path.startswith("/api/"):
+        # The web pages keep FastAPI's own answer for their forms.
+        return await request_validation_exception_handler(request, exc)
+    errors = [
+        {
+            "loc": [str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "")),
+            "type": e.get("type"),
+        }
+        for e in exc.errors()
+    ]
+    message = "; ".join(f"{_where(tuple(e['loc']))}: {e['msg']}" for e in errors)
+    return JSONResponse(
+        error_body("invalid_request", message or "the request is not valid", errors=errors),
+        status_code=422,
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every domain and store error with the API's error shape."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(TafelError, _tafel_error)
+    app.add_exception_handler(GameNotFound, _not_found)
+    app.add_exception_handler(Forbidden, _forbidden)
+    app.add_exception_handler(VersionConflict, _conflict)
+    app.add_exception_handler(RequestValidationError, _invalid_request)

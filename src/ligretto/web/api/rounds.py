@@ -1,0 +1,80 @@
+"""``/api/games/{id}/rounds``: stacks first, then the middle; corrections (T2, T3, T6)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ligretto.web.api.errors import ApiError
+from ligretto.web.api.responses import write_answer
+from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
+from ligretto.web.deps import EditToken, ExpectedVersion, Service
+
+router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
+
+
+@router.post("", status_code=201, response_model=WriteOut, responses=ERRORS)
+def open_round(
+    game_id: str,
+    body: RoundOpenIn,
+    service: Service,
+    token: EditToken,
+    version: ExpectedVersion,
+    request: Request,
+) -> JSONResponse:
+    """Save a new round with the stack counts only (T2); complete it with PUT."""
+    result = service.open_round(game_id, token, body.stacks, expected_version=version)
+    response = write_answer(request, result, status_code=201)
+    if result.round is not None:
+        response.headers["Location"] = f"/api/games/{game_id}/rounds/{result.round.number}"
+    return response
+
+
+@router.get("/{n}", response_model=RoundOut, responses=ERRORS)
+def get_round(game_id: str, n: int, service: Service) -> JSONResponse:
+    """One round with its points and the running totals after it."""
+    stored = service.get_game(game_id)
+    rnd = stored.game.round(n)
+    body = stored.describe()["rounds"][rnd.number - 1]
+    return JSONResponse(body, headers={"ETag": f'"{stored.version}"'})
+
+
+@router.put("/{n}", response_model=WriteOut, responses=ERRORS)
+def put_round(
+    game_id: str,
+    n: int,
+    body: RoundPutIn,
+    service: Service,
+    token: EditToken,
+    version: ExpectedVersion,
+    request: Request,
+) -> JSONResponse:
+    """``{"middle": …}`` completes the pending round (T3); with ``stacks`` and/or
+    ``middle`` it corrects any round (T6). ``"confirm": true`` saves a round T3
+    finds implausible."""
+    if body.stacks is None and body.middle is None:
+        raise ApiError(422, "nothing_to_change", "give the middle counts, the stacks, or both")
+    result = service.put_round(
+        game_id,
+        token,
+        n,
+        stacks=body.stacks,
+        middle=body.middle,
+        confirm=body.confirm,
+        expected_version=version,
+    )
+    return write_answer(request, result)
+
+
+@router.delete("/{n}", response_model=WriteOut, responses=ERRORS)
+def delete_round(
+    game_id: str,
+    n: int,
+    service: Service,
+    token: EditToken,
+    version: ExpectedVersion,
+    request: Request,
+) -> JSONResponse:
+    """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
+    result = service.remove_last_round(game_id, token, n, expected_version=version)
+    return write_answer(request, result)

@@ -1,0 +1,61 @@
+"""The web app factory: the Tafel's JSON API (and, added here, the pages)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+
+from ligretto import __version__
+from ligretto.store import ChangeHub, TafelService, make_engine, migrate
+from ligretto.web.api.routes import router as api_router
+from ligretto.web.api.errors import install_error_handlers
+from ligretto.web.settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app: database migrated, service and live-update hub on ``app.state``.
+
+    ``app.state.tafel`` is the :class:`~ligretto.store.TafelService`,
+    ``app.state.hub`` the :class:`~ligretto.store.ChangeHub` (the service
+    publishes every committed change to it), ``app.state.settings`` the settings.
+    """
+    settings = settings or Settings()
+    engine = make_engine(settings.resolved_database_url())
+    migrate(engine)  # zero configuration: a new data directory just works
+    hub = ChangeHub()
+    service = TafelService(engine, [hub.publish])
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            hub.close()  # ends every live-update stream
+            engine.dispose()
+
+    app = FastAPI(
+        title="Ligretto",
+        version=__version__,
+        summary="The Tafel (score board) JSON API and the web app around it.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.hub = hub
+    app.state.tafel = service
+    install_error_handlers(app)
+    app.include_router(api_router)
+
+    # --- web pages: include their routers and mount static files here -------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home() -> str:
+        return (
+            "<!doctype html><title>Ligretto</title><h1>Ligretto</h1>"
+            '<p>The Tafel API is at <a href="/docs">/docs</a>.</p>'
+        )
+
+    return app

@@ -1,0 +1,72 @@
+"""Dependencies of the JSON API: the service, the edit token, the expected version."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from ligretto.store import ChangeHub, TafelService
+from ligretto.web.api.errors import ApiError
+
+
+def tafel_service(request: Request) -> TafelService:
+    """The app's service (``app.state.tafel``, set by :func:`ligretto.web.app.create_app`)."""
+    service: TafelService = request.app.state.tafel
+    return service
+
+
+def change_hub(request: Request) -> ChangeHub:
+    """The app's live-update hub (``app.state.hub``)."""
+    hub: ChangeHub = request.app.state.hub
+    return hub
+
+
+def edit_token(
+    authorization: Annotated[
+        str | None, Header(description="`Bearer <edit_token>` from the game's creation")
+    ] = None,
+) -> str | None:
+    """The token from ``Authorization: Bearer <token>``; the service checks it."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def expected_version(
+    if_match: Annotated[
+        str | None,
+        Header(description="The game version this change is based on (409 if it is stale)"),
+    ] = None,
+) -> int | None:
+    """The version from ``If-Match`` (``5``, ``"5"`` or ``W/"5"``); ``*`` or none: any."""
+    if if_match is None or if_match.strip() in ("", "*"):
+        return None
+    text = if_match.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdecimal() or len(text) > 9:
+        raise ApiError(
+            422, "bad_if_match", f"If-Match must be a game version number, not {if_match!r}"
+        )
+    return int(text)
+
+
+def watch_path(game_id: str) -> str:
+    """The read-only board: anyone with the id may watch (no token)."""
+    return f"/g/{game_id}"
+
+
+def edit_path(game_id: str, token: str) -> str:
+    """The board with entry forms; the secret token is part of the path."""
+    return f"/g/{game_id}/edit/{token}"
+
+
+Service = Annotated[TafelService, Depends(tafel_service)]
+Hub = Annotated[ChangeHub, Depends(change_hub)]
+EditToken = Annotated[str | None, Depends(edit_token)]
+ExpectedVersion = Annotated[int | None, Depends(expected_version)]
