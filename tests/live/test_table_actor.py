@@ -14,8 +14,8 @@ import pytest
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.scorekeeping import EndCondition
-from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.live.table import Table
+from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
 
@@ -255,7 +255,9 @@ def test_every_round_goes_onto_the_tafel_game_until_its_outcome(
         assert list(stored.stacks) == shown["stacks"]
         assert list(stored.middle or ()) == shown["middle"]
         # R5: one point per middle card, minus two per stack card.
-        assert shown["points"] == [m - 2 * s for m, s in zip(shown["middle"], shown["stacks"])]
+        assert shown["points"] == [
+            m - 2 * s for m, s in zip(shown["middle"], shown["stacks"], strict=True)
+        ]
     last = watcher.round_overs[-1]
     assert last["game_over"] is True
     assert last["totals"] == list(game.totals)
