@@ -41,6 +41,7 @@ def test_t1_players_are_trimmed_and_keep_seating_order() -> None:
         (["Anna", "  "], Deck.LIGRETTO, Code.EMPTY_NAME),
         (["Anna", "x" * 41], Deck.LIGRETTO, Code.NAME_TOO_LONG),
         (["Anna", "ANNA "], Deck.LIGRETTO, Code.DUPLICATE_NAME),
+        (["Anna", "B\x00b"], Deck.LIGRETTO, Code.BAD_NAME),
     ],
 )
 def test_t1_bad_players_refused(players: list[str], deck: Deck, code: Code) -> None:

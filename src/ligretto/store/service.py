@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import io
 import json
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ EXPORT_FORMAT_VERSION = 1
 GAME_ID_BYTES = 12  # 96 random bits: nobody finds a game by counting
 TOKEN_BYTES = 24  # 192 random bits
 MAX_ID_LENGTH = 32
+_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
 
 
 class StoreError(Exception):
@@ -193,7 +195,7 @@ class TafelService:
 
     def version(self, game_id: str) -> int:
         """The game's current version (cheap; for live updates)."""
-        if len(game_id) > MAX_ID_LENGTH:
+        if not _is_game_id(game_id):
             raise GameNotFound(game_id)
         with self.engine.connect() as conn:
             version = conn.execute(
@@ -206,7 +208,7 @@ class TafelService:
 
     def check_token(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's edit token; raises :class:`GameNotFound`."""
-        if len(game_id) > MAX_ID_LENGTH:
+        if not _is_game_id(game_id):
             raise GameNotFound(game_id)
         with self.engine.connect() as conn:
             row = conn.execute(
@@ -219,6 +221,8 @@ class TafelService:
 
     def history(self, game_id: str) -> list[HistoryEntry]:
         """Every change of the game, oldest first (T6)."""
+        if not _is_game_id(game_id):
+            raise GameNotFound(game_id)
         with self.engine.connect() as conn:
             exists = conn.execute(select(GameRow.id).where(GameRow.id == game_id)).first()
             if exists is None:
@@ -489,7 +493,7 @@ class TafelService:
 
     # --------------------------------------------------------------- internals
     def _load(self, conn: Connection, game_id: str, *, lock: str | None) -> tuple[StoredGame, str]:
-        if not isinstance(game_id, str) or not game_id or len(game_id) > MAX_ID_LENGTH:
+        if not _is_game_id(game_id):
             raise GameNotFound(str(game_id))
         query = select(GameRow).where(GameRow.id == game_id)
         if lock == "update":
@@ -605,6 +609,12 @@ class TafelService:
     def _notify(self, game_id: str, version: int) -> None:
         for listener in self.listeners:
             listener(game_id, version)
+
+
+def _is_game_id(game_id: object) -> bool:
+    # Anything else cannot be an id; refusing it early also keeps odd bytes
+    # (PostgreSQL refuses NUL in text) away from the database.
+    return isinstance(game_id, str) and _ID_PATTERN.fullmatch(game_id) is not None
 
 
 def _token_ok(token_hash: str, token: str | None) -> bool:

@@ -18,6 +18,7 @@ class Code(StrEnum):
     TOO_MANY_PLAYERS = "too_many_players"
     EMPTY_NAME = "empty_name"
     NAME_TOO_LONG = "name_too_long"
+    BAD_NAME = "bad_name"
     DUPLICATE_NAME = "duplicate_name"
     BAD_MODE = "bad_mode"
     BAD_TARGET = "bad_target"

@@ -19,6 +19,7 @@ game by itself).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -668,6 +669,13 @@ def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
                 Code.EMPTY_NAME, f"a player name must be text, not {raw!r} (T1)", rule="T1"
             )
         name = raw.strip()
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
+            raise InvalidGameError(
+                Code.BAD_NAME,
+                f"{name.encode('unicode_escape').decode()}: a name cannot hold control "
+                "characters (T1)",
+                rule="T1",
+            )
         if not name:
             raise InvalidGameError(Code.EMPTY_NAME, "a player name is empty (T1)", rule="T1")
         if len(name) > MAX_NAME_LENGTH:
