@@ -54,5 +54,15 @@ def serve(
     uvicorn.run(application, host=host, port=port, timeout_graceful_shutdown=3)
 
 
+def _register_simulate() -> None:
+    # The simulator's command lives with the simulator (ligretto.sim.cli).
+    from ligretto.sim.cli import simulate_command
+
+    app.command("simulate")(simulate_command)
+
+
+_register_simulate()
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

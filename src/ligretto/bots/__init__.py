@@ -1,1 +1,36 @@
-"""ligretto.bots."""
+"""Bots: strategies that play from what a seat sees, with human-like timing.
+
+Pure: no I/O, no asyncio, randomness only from an injected ``random.Random``.
+
+>>> from ligretto.bots import make_bot, strategy_names
+>>> strategy_names()[:3]
+['random', 'greedy', 'stack-first']
+>>> make_bot("mine:hard").strategy.name
+'race-aware'
+"""
+
+from ligretto.bots.bot import Bot, BotSpec, Decision, make_bot
+from ligretto.bots.strategies import (
+    STRATEGIES,
+    Strategy,
+    get_strategy,
+    register,
+    strategy_names,
+)
+from ligretto.bots.timing import LEVELS, Level, ReactionModel, reaction_model
+
+__all__ = [
+    "LEVELS",
+    "STRATEGIES",
+    "Bot",
+    "BotSpec",
+    "Decision",
+    "Level",
+    "ReactionModel",
+    "Strategy",
+    "get_strategy",
+    "make_bot",
+    "reaction_model",
+    "register",
+    "strategy_names",
+]

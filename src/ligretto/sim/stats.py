@@ -153,9 +153,7 @@ class Proportion:
         return {"rate": self.rate, "ci_low": self.low, "ci_high": self.high}
 
 
-def estimate_proportion(
-    successes: float, n: float, confidence: float = 0.95
-) -> Proportion:
+def estimate_proportion(successes: float, n: float, confidence: float = 0.95) -> Proportion:
     """Share ``successes / n`` with a Wilson score interval.
 
     ``successes`` may be fractional (a shared round win counts 1/k for each

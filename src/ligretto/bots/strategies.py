@@ -1,0 +1,311 @@
+"""Bot strategies: small named classes that pick the next action from a view.
+
+A strategy sees exactly what a person at the seat sees — the
+:class:`~ligretto.rules.view.TableView` of ``round.view(seat)``, which holds
+the seat's legal actions — and nothing else: it never gets the round, so it
+cannot read hand order or the cards under a stack or discard top (R3).
+Strategies are stateless; all randomness comes from the injected
+``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
+
+from ligretto.bots.view import BotView
+from ligretto.rules.actions import Action, Play, Recycle, Refill, Source, Store, Turn
+
+__all__ = [
+    "STRATEGIES",
+    "DiscardFirst",
+    "Greedy",
+    "RaceAware",
+    "RandomStrategy",
+    "RowLast",
+    "StackFirst",
+    "Strategy",
+    "Watchful",
+    "get_strategy",
+    "register",
+    "strategy_names",
+]
+
+
+class Strategy(ABC):
+    """Decides a seat's next action from that seat's view alone."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str]
+
+    @abstractmethod
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        """The next action, one of ``view.actions``; ``None`` to wait.
+
+        Waiting is the only choice when ``view.actions`` is empty (nothing
+        fits and there is nothing to turn); a strategy may also wait
+        deliberately.
+        """
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.name}>"
+
+
+STRATEGIES: dict[str, type[Strategy]] = {}
+"""Every registered strategy class by name and alias."""
+
+_S = TypeVar("_S", bound=type[Strategy])
+
+
+def register(cls: _S) -> _S:
+    """Class decorator: make a strategy available by its name and aliases."""
+    for key in (cls.name, *cls.aliases):
+        if key in STRATEGIES:
+            raise ValueError(f"strategy name {key!r} is taken")
+        STRATEGIES[key] = cls
+    return cls
+
+
+def strategy_names() -> list[str]:
+    """The canonical strategy names (without aliases), in registration order."""
+    return list(dict.fromkeys(cls.name for cls in STRATEGIES.values()))
+
+
+def get_strategy(name: str) -> Strategy:
+    """A strategy by name or alias (``random``, ``greedy``, ``stack-first``, ``mine`` …)."""
+    try:
+        return STRATEGIES[name]()
+    except KeyError:
+        known = ", ".join(sorted(STRATEGIES))
+        raise ValueError(f"unknown strategy {name!r}; choose one of {known}") from None
+
+
+def _chores(actions: Sequence[Action]) -> Action | None:
+    """What to do when nothing is played: refill a gap, else turn or recycle (R3)."""
+    fallback: Action | None = None
+    for action in actions:
+        if isinstance(action, Refill):
+            return action
+        if fallback is None and isinstance(action, Turn | Recycle):
+            fallback = action
+    return fallback
+
+
+@register
+class RandomStrategy(Strategy):
+    """Any legal action, uniformly at random: the baseline."""
+
+    name = "random"
+    summary = "any legal action, uniformly at random"
+
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        actions = view.actions
+        return actions[rng.randrange(len(actions))] if actions else None
+
+
+@register
+class Greedy(Strategy):
+    """Any card that fits, chosen at random; else refill, turn or recycle."""
+
+    name = "greedy"
+    summary = "any card that fits, at random; else turn"
+
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        plays = view.plays
+        if plays:
+            return plays[rng.randrange(len(plays))]
+        return _chores(view.actions)
+
+
+def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | None:
+    for source in order:
+        for play in plays:
+            if play.source is source:
+                return play
+    return None
+
+
+@register
+class StackFirst(Strategy):
+    """R7: the stack top first, then row cards, then the discard top.
+
+    A stack card left at the end costs 2 points, a middle card earns 1, and
+    a row card played earns 1 *and* opens a gap for the stack (R7: "row
+    cards are worth double"). A manual gap is refilled at once.
+    """
+
+    name = "stack-first"
+    summary = "R7: refill at once; stack top, then row, then discard; else turn"
+    order: ClassVar[tuple[Source, ...]] = (Source.STACK, Source.ROW, Source.DISCARD)
+
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        actions = view.actions
+        for action in actions:
+            if isinstance(action, Refill):
+                return action
+        play = _first_by_source(view.plays, self.order)
+        if play is not None:
+            return play
+        return _chores(actions)
+
+
+@register
+class DiscardFirst(StackFirst):
+    """R7 reversed, for the study: discard top first, then row, then stack."""
+
+    name = "discard-first"
+    summary = "R7 reversed (for the study): discard, then row, then stack"
+    order = (Source.DISCARD, Source.ROW, Source.STACK)
+
+
+@register
+class RowLast(StackFirst):
+    """R7 without "row cards are worth double": stack, discard, then row."""
+
+    name = "row-last"
+    summary = "R7 half-followed (for the study): stack, discard, then row"
+    order = (Source.STACK, Source.DISCARD, Source.ROW)
+
+
+@register
+class RaceAware(Strategy):
+    """Stack first as R7 says, but win the races for the piles (R3).
+
+    Three refinements of ``stack-first``, each about the simultaneous play
+    of R3 (see docs/bots.md for the measurements):
+
+    * **Contested cards first.** A card of mine is *contested* when another
+      seat shows the same card (same colour and value; every deck has one
+      of each) in its row, on its stack or on its discard pile: both of us
+      want the same pile, and the slower one loses the race. An
+      uncontested card can wait; the pile will still want it after the
+      contested one is played. Within that, R7's order holds (stack, row,
+      discard).
+    * **Spread over equal piles.** When several piles want the card, take a
+      pile that other seats' contested cards are less likely to be aimed
+      at: the one opened last (most players and bots reach for the first).
+    * **Row storage (R6 variant only).** When the stack top fits nowhere in
+      the middle, store it on the row if the variant allows: a card off the
+      stack saves 2 points whether it goes to the middle or onto the row.
+    """
+
+    name = "race-aware"
+    summary = "R7 order, contested cards first, spread over equal piles, R6 storage"
+
+    #: base priority by source (R7), and the bonus for a contested card
+    base: ClassVar[dict[Source, int]] = {Source.STACK: 30, Source.ROW: 20, Source.DISCARD: 10}
+    contested_bonus: ClassVar[int] = 15
+
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        actions = view.actions
+        for action in actions:
+            if isinstance(action, Refill):
+                return action
+        plays = view.plays
+        if len(plays) == 1:
+            return plays[0]
+        if plays:
+            return self._best_play(view, plays)
+        if view.options.row_storage:
+            for action in actions:
+                if isinstance(action, Store) and action.source is Source.STACK:
+                    return action
+        return _chores(actions)
+
+    def _best_play(self, view: BotView, plays: Sequence[Play]) -> Play:
+        rivals = _rival_codes(view)
+        base = self.base
+        bonus = self.contested_bonus
+        best: Play = plays[0]
+        best_key: tuple[int, int] = (-1, -1)
+        for play in plays:
+            score = base[play.source]
+            if play.card.code in rivals:
+                score += bonus
+            # a later pile id (opened later) breaks ties: spread over equal piles
+            key = (score, -1 if play.pile is None else play.pile)
+            if key > best_key:
+                best, best_key = play, key
+        return best
+
+
+def _rival_codes(view: BotView) -> set[int]:
+    """Codes of the cards other seats could play now: their open cards."""
+    codes: set[int] = set()
+    me = view.viewer
+    for seat in view.seats:
+        if seat.seat == me:
+            continue
+        if seat.stack_top is not None:
+            codes.add(seat.stack_top.code)
+        if seat.discard_top is not None:
+            codes.add(seat.discard_top.code)
+        for position in seat.row:
+            if position.top is not None:
+                codes.add(position.top.code)
+    return codes
+
+
+@register
+class Watchful(RaceAware):
+    """``race-aware``, and it does not bury a discard top that is about to fit.
+
+    When nothing of mine fits, ``stack-first`` turns three cards at once,
+    which buries the discard top until the next recycle (R3: only the top
+    is playable). But often the card it needs next is in plain sight: the
+    pile wants ``c − 1`` and another seat shows ``c − 1`` on its row, its
+    stack or its discard pile, so someone will play it within a second or
+    two — and then my ``c`` fits. Watching the middle for that moment
+    instead of turning keeps the card and usually wins it: the owner of
+    ``c − 1`` has to play first, and I am already waiting while everyone
+    else with a ``c`` is busy turning. Only the discard top needs this; row
+    and stack cards stay open anyway.
+    """
+
+    name = "watchful"
+    aliases = ("mine",)
+    summary = "race-aware, and waits rather than bury a discard top about to fit"
+
+    def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        action = super().choose(view, rng)
+        kind = type(action)
+        if kind is Turn or kind is Recycle:
+            me = view.seats[view.viewer] if view.viewer is not None else None
+            if (
+                me is not None
+                and me.discard_top is not None
+                and _about_to_fit(view, me.discard_top.code)
+            ):
+                return None  # watch the middle instead of burying the card
+        return action
+
+
+def _about_to_fit(view: BotView, code: int) -> bool:
+    """Whether the card ``code`` will fit as soon as someone else plays its predecessor.
+
+    True when the predecessor fits the middle now (a 1 always does; else a
+    pile's top is the card below it) and another seat shows it openly.
+    """
+    if code % 10 == 0:
+        return False  # a 1 fits already
+    before = code - 1
+    if before % 10 != 0 and not any(
+        pile.top.code == before - 1 and not pile.closed for pile in view.middle
+    ):
+        return False
+    me = view.viewer
+    for seat in view.seats:
+        if seat.seat == me:
+            continue
+        stack_top, discard_top = seat.stack_top, seat.discard_top
+        if (stack_top is not None and stack_top.code == before) or (
+            discard_top is not None and discard_top.code == before
+        ):
+            return True
+        for position in seat.row:
+            if position.top is not None and position.top.code == before:
+                return True
+    return False

@@ -1,0 +1,42 @@
+"""What a strategy reads: the table as its seat sees it.
+
+:class:`BotView` is the part of :class:`~ligretto.rules.view.TableView` a
+strategy may use. ``round.view(seat)`` is one; the simulator passes a lazy
+equivalent that builds the other seats and the middle only when a strategy
+asks for them (a full view per decision would dominate the simulation's
+time). Both hold only what the person at the seat sees (R3), never the
+round itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ligretto.rules.actions import Action, Play
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.view import PileView, SeatView
+
+__all__ = ["BotView"]
+
+
+class BotView(Protocol):
+    """The seat's view: its legal actions, the middle, every seat's open cards."""
+
+    @property
+    def viewer(self) -> int | None: ...
+
+    @property
+    def options(self) -> RuleOptions: ...
+
+    @property
+    def actions(self) -> Sequence[Action]: ...
+
+    @property
+    def plays(self) -> Sequence[Play]: ...
+
+    @property
+    def middle(self) -> Sequence[PileView]: ...
+
+    @property
+    def seats(self) -> Sequence[SeatView]: ...

@@ -1,0 +1,242 @@
+"""Discrete-event simulation of a round in virtual time (R3's races included).
+
+Every seat is driven by a :class:`~ligretto.bots.Bot`. When a seat is free
+it looks at its view (``round.view(seat)``), its bot picks an action and
+draws how long a person of its level needs for it; the action is scheduled
+at ``now + delay`` on one event queue (``heapq``) for the whole table.
+Actions are applied in time order against the round *as it is then*: if a
+faster seat has meanwhile put a card on the named pile, the engine refuses
+the move with ``PileTaken`` and the card stays where it was — the race of R3,
+lost exactly as at a real table. The loser looks again.
+
+A seat with nothing to do (no legal action) waits until the middle changes.
+Everything random — the deal, the bots' choices and their times — follows
+from one seed, so a round is reproducible.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ligretto.bots import Bot, Decision
+from ligretto.bots.view import BotView
+from ligretto.rules import (
+    Action,
+    PileTaken,
+    Play,
+    Reshuffled,
+    Round,
+    RoundOver,
+    RuleError,
+    RuleOptions,
+)
+from ligretto.rules.view import PileView, SeatView, TableView
+from ligretto.sim.report import RoundRecord
+from ligretto.sim.seeds import derive_seed
+
+__all__ = ["DEFAULT_MAX_ACTIONS", "Observer", "RoundLimits", "SeatSight", "simulate_round"]
+
+#: Far more than any real round needs (about 50–300 actions with four
+#: players); a round that gets here is reported as ``stalled``.
+DEFAULT_MAX_ACTIONS = 20_000
+
+Observer = Callable[[float, int, Round, BotView, Decision], None]
+"""Called at every decision: ``(time, seat, round, view, decision)`` (tests)."""
+
+
+class SeatSight:
+    """The seat's view for a bot, built lazily: equal to ``round.view(seat)``.
+
+    ``round.view(seat)`` builds every seat and every pile, which would cost
+    more than everything else in a simulated decision together; most
+    decisions need only the seat's legal actions. This object answers
+    ``actions`` and ``plays`` at once and builds the full view on the first
+    read of ``seats`` or ``middle``. It must be read before the round moves
+    on (the simulator asks the bot at once).
+    """
+
+    __slots__ = ("_plays", "_round", "_table", "actions", "options", "viewer")
+
+    def __init__(self, rnd: Round, seat: int) -> None:
+        self._round = rnd
+        self.viewer: int | None = seat
+        self.options = rnd.options
+        self.actions: Sequence[Action] = rnd.legal_actions(seat)
+        self._plays: list[Play] | None = None
+        self._table: TableView | None = None
+
+    @property
+    def plays(self) -> Sequence[Play]:
+        if self._plays is None:
+            # legal_actions lists the plays first
+            plays: list[Play] = []
+            for action in self.actions:
+                if type(action) is not Play:
+                    break
+                plays.append(action)
+            self._plays = plays
+        return self._plays
+
+    def table(self) -> TableView:
+        """The full view, ``round.view(seat)``."""
+        if self._table is None:
+            self._table = self._round.view(self.viewer)
+        return self._table
+
+    @property
+    def middle(self) -> Sequence[PileView]:
+        return self.table().middle
+
+    @property
+    def seats(self) -> Sequence[SeatView]:
+        return self.table().seats
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLimits:
+    """Safety limits: a round exceeding either one ends as ``stalled``."""
+
+    max_actions: int = DEFAULT_MAX_ACTIONS
+    max_seconds: float = 4 * 3600.0
+
+
+def simulate_round(
+    bots: Sequence[Bot],
+    seed: int,
+    options: RuleOptions | None = None,
+    *,
+    index: int = 0,
+    limits: RoundLimits | None = None,
+    observer: Observer | None = None,
+) -> RoundRecord:
+    """Play one round with ``bots`` (one per seat) and return its record.
+
+    The deal uses ``seed``; the bots' choices and reaction times use a
+    generator derived from it, so the same seed gives the same round.
+    """
+    options = options or RuleOptions()
+    limits = limits or RoundLimits()
+    n = len(bots)
+    rnd = Round.deal(n, seed, options)
+    rng = random.Random(derive_seed(seed, 0x5EA7))
+    max_actions = limits.max_actions
+    max_seconds = limits.max_seconds
+    reshuffles = options.deadlock == "reshuffle"
+
+    # This loop runs once per action of every simulated round: it is kept
+    # flat (local names, no per-decision objects beyond the view) on purpose.
+    heap: list[tuple[float, int, int, int]] = []  # (time, sequence, seat, generation)
+    push = heapq.heappush
+    pop = heapq.heappop
+    timed = [bot.timed for bot in bots]
+    pending: list[Action | None] = [None] * n
+    generation = [0] * n
+    waiting = [False] * n
+    pile_seats: list[list[int]] = []  # who put each card on each pile (race winners)
+    aimed_at = [0] * n  # size of the aimed-at pile when the seat chose its play
+
+    actions = [0] * n
+    races_won = [0] * n
+    races_lost = [0] * n
+    refused = [0] * n
+    seq = 0
+    now = 0.0
+    stalled = False
+
+    def decide(seat: int) -> None:
+        nonlocal seq
+        view = SeatSight(rnd, seat)
+        action, delay = timed[seat](view, rng)
+        if observer is not None:
+            observer(now, seat, rnd, view, Decision(action, delay))
+        if action is None:
+            # wait: look again after a while, or at once when the middle changes
+            waiting[seat] = True
+        else:
+            waiting[seat] = False
+            if type(action) is Play and action.pile is not None:
+                aimed_at[seat] = len(pile_seats[action.pile])
+        pending[seat] = action
+        seq += 1
+        push(heap, (now + delay, seq, seat, generation[seat]))
+
+    for seat in range(n):  # "Ligretto!": everyone starts looking at once (R3)
+        decide(seat)
+
+    total = 0
+    looks = 0
+    while heap:
+        t, _, seat, gen = pop(heap)
+        if gen != generation[seat]:
+            continue  # a decision cancelled by a reshuffle
+        if total >= max_actions or t > max_seconds:
+            stalled = True
+            break
+        now = t
+        action = pending[seat]
+        if action is None:
+            looks += 1
+            if looks > max_actions:
+                stalled = True
+                break
+            decide(seat)  # a waiting seat looks again
+            continue
+        total += 1
+        try:
+            events = rnd.apply(seat, action)
+        except PileTaken:
+            # R3: a faster seat took the pile; the card stays where it was
+            races_lost[seat] += 1
+            assert type(action) is Play and action.pile is not None
+            takers = pile_seats[action.pile]
+            if aimed_at[seat] < len(takers):
+                races_won[takers[aimed_at[seat]]] += 1
+            decide(seat)
+            continue
+        except RoundOver:
+            break
+        except RuleError:
+            refused[seat] += 1  # a bot error: counted, never expected
+            decide(seat)
+            continue
+        actions[seat] += 1
+        if rnd.is_over:
+            break
+        if type(action) is Play:
+            if action.pile is None:
+                pile_seats.append([seat])  # a 1 opened the next pile id (R3)
+            else:
+                pile_seats[action.pile].append(seat)
+            for other in range(n):
+                if waiting[other]:
+                    generation[other] += 1
+                    decide(other)
+        if reshuffles and type(events[-1]) is Reshuffled:
+            # R4 reshuffle: every hand changed; decisions taken before are void
+            for other in range(n):
+                generation[other] += 1
+                if other != seat:
+                    decide(other)
+        decide(seat)
+    else:
+        stalled = not rnd.is_over  # cannot happen: waiting seats stay queued
+
+    result = rnd.result()
+    return RoundRecord(
+        index=index,
+        seed=seed,
+        points=tuple(s.points for s in result.seats),
+        middle=tuple(s.middle for s in result.seats),
+        stack=tuple(s.stack for s in result.seats),
+        caller=result.caller,
+        deadlock=result.deadlock,
+        stalled=stalled,
+        actions=tuple(actions),
+        seconds=now,
+        races_won=tuple(races_won),
+        races_lost=tuple(races_lost),
+        refused=tuple(refused),
+    )

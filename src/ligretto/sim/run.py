@@ -1,0 +1,150 @@
+"""Run many rounds or games, on one or several processes, and summarize them.
+
+Round ``i`` of a run with master seed ``s`` is dealt and played with
+``derive_seed(s, i)``; game ``g`` with ``derive_seed(s, GAMES, g)``. Nothing
+else feeds a round, so the records — and the summary computed from them in
+index order — are the same with 1 worker or N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ligretto.bots import Bot, BotSpec, make_bot
+from ligretto.rules import RuleOptions
+from ligretto.sim.engine import RoundLimits, simulate_round
+from ligretto.sim.game import simulate_game
+from ligretto.sim.parallel import chunked, run_chunks
+from ligretto.sim.report import GameRecord, RoundRecord, SimReport, summarize
+from ligretto.sim.seeds import derive_seed
+from ligretto.tafel import Mode
+
+__all__ = ["GAMES", "GameSettings", "SimConfig", "run_games", "run_rounds", "simulate"]
+
+#: Seed path component that separates game seeds from round seeds.
+GAMES = 0x6A3E
+ROUND_CHUNK = 100
+GAME_CHUNK = 4
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """How whole games end: at a target (T4) or after agreed rounds (T5)."""
+
+    mode: Mode = Mode.TARGET
+    target: int | None = None
+    agreed_rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """Who plays (one bot per seat), under which rules, from which seed."""
+
+    bots: tuple[BotSpec, ...]
+    seed: int = 1
+    options: RuleOptions = field(default_factory=RuleOptions)
+    limits: RoundLimits = field(default_factory=RoundLimits)
+
+    def __post_init__(self) -> None:
+        self.options.check_players(len(self.bots))
+
+    @classmethod
+    def from_names(
+        cls, bots: Sequence[str], seed: int = 1, options: RuleOptions | None = None
+    ) -> SimConfig:
+        """``SimConfig.from_names(["stack-first:hard", "mine:hard"], seed=1)``."""
+        return cls(tuple(BotSpec.parse(b) for b in bots), seed, options or RuleOptions())
+
+    @property
+    def labels(self) -> list[str]:
+        return [str(spec) for spec in self.bots]
+
+    def make_bots(self) -> list[Bot]:
+        return [make_bot(spec) for spec in self.bots]
+
+
+def _round_chunk(job: tuple[SimConfig, range]) -> list[RoundRecord]:
+    config, indices = job
+    bots = config.make_bots()
+    return [
+        simulate_round(
+            bots, derive_seed(config.seed, i), config.options, index=i, limits=config.limits
+        )
+        for i in indices
+    ]
+
+
+def _game_chunk(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
+    config, settings, indices = job
+    bots = config.make_bots()
+    return [
+        simulate_game(
+            bots,
+            derive_seed(config.seed, GAMES, g),
+            config.options,
+            index=g,
+            mode=settings.mode,
+            target=settings.target,
+            agreed_rounds=settings.agreed_rounds,
+            limits=config.limits,
+        )
+        for g in indices
+    ]
+
+
+def run_rounds(
+    config: SimConfig, rounds: int, *, workers: int = 1, on_progress: Progress | None = None
+) -> list[RoundRecord]:
+    """Simulate rounds ``0 … rounds-1``; records in index order."""
+    jobs = [(config, chunk) for chunk in chunked(rounds, ROUND_CHUNK)]
+    return [r for part in run_chunks(_round_chunk, jobs, workers, on_progress) for r in part]
+
+
+def run_games(
+    config: SimConfig,
+    games: int,
+    settings: GameSettings | None = None,
+    *,
+    workers: int = 1,
+    on_progress: Progress | None = None,
+) -> list[GameRecord]:
+    """Simulate whole games ``0 … games-1`` (T4/T5 on the Tafel); in index order."""
+    settings = settings or GameSettings()
+    jobs = [(config, settings, chunk) for chunk in chunked(games, GAME_CHUNK)]
+    return [g for part in run_chunks(_game_chunk, jobs, workers, on_progress) for g in part]
+
+
+def simulate(
+    config: SimConfig,
+    *,
+    rounds: int = 0,
+    games: int = 0,
+    settings: GameSettings | None = None,
+    workers: int = 1,
+    on_progress: Progress | None = None,
+) -> SimReport:
+    """Run ``rounds`` single rounds, or ``games`` whole games, and summarize.
+
+    >>> report = simulate(SimConfig.from_names(["stack-first:hard", "random:easy"]), rounds=20)
+    >>> report.rounds, [s.bot for s in report.seats]
+    (20, ['stack-first:hard', 'random:easy'])
+    """
+    if (rounds > 0) == (games > 0):
+        raise ValueError("give either a number of rounds or a number of games")
+    if games:
+        settings = settings or GameSettings()
+        records = run_games(config, games, settings, workers=workers, on_progress=on_progress)
+        return summarize(
+            config.labels,
+            [],
+            records,
+            mode=settings.mode.value,
+            target=settings.target,
+            agreed_rounds=settings.agreed_rounds,
+        )
+    return summarize(
+        config.labels, run_rounds(config, rounds, workers=workers, on_progress=on_progress)
+    )
