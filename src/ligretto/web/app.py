@@ -10,8 +10,9 @@ from fastapi.responses import HTMLResponse
 
 from ligretto import __version__
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
-from ligretto.web.api.routes import router as api_router
 from ligretto.web.api.errors import install_error_handlers
+from ligretto.web.api.routes import router as api_router
+from ligretto.web.pages import install as install_pages
 from ligretto.web.settings import Settings
 
 
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
 
     # --- web pages: include their routers and mount static files here -------
+    install_pages(app)  # the Tafel pages and /static; their "/" comes first
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> str:

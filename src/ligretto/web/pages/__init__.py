@@ -1,0 +1,23 @@
+"""The Tafel's web pages: server-rendered, usable without JavaScript.
+
+``install(app)`` adds the page routes and the static files to the app;
+the JSON API lives in its own routers.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from ligretto.web.pages import board, history, rounds, start
+from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX
+
+router = APIRouter(include_in_schema=False)
+for module in (start, board, rounds, history):
+    router.include_router(module.router)
+
+
+def install(app: FastAPI) -> None:
+    """Serve the pages and ``/static`` from *app*."""
+    app.include_router(router)
+    app.mount(STATIC_PREFIX, StaticFiles(directory=STATIC_DIR), name="static")

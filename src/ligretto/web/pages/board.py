@@ -1,0 +1,193 @@
+"""The board: the edit page (secret link) and the watch page (T4–T6).
+
+Both show the same board; the edit page adds the entry forms. The watch
+page and its live fragment never contain the edit token: a watcher's page
+offers no editing and leaks nothing that would allow it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import segno
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+
+from ligretto.store.service import GameNotFound, StoredGame, TafelService
+from ligretto.web.pages.deps import Service, absolute, edit_path, watch_path
+from ligretto.web.pages.messages import N_
+from ligretto.web.pages.rendering import environment, gettext, render, request_language
+from ligretto.web.pages.view import BoardView, board_view
+
+router = APIRouter()
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of *url* as inline SVG (dark on white, scales with its box)."""
+    code = segno.make(url, error="m")
+    svg: str = code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr-code")
+    return Markup(svg)
+
+
+def chart_description(language: str, board: BoardView) -> str:
+    """The chart's text alternative: every player's current total."""
+    totals = ", ".join(f"{p.name} {p.total}" for p in board.players)
+    return gettext(
+        language,
+        N_("Total points after %(rounds)s rounds: %(totals)s."),
+        rounds=board.complete_rounds,
+        totals=totals,
+    )
+
+
+def game_info(board: BoardView, watch: str, edit: str | None) -> dict[str, Any]:
+    """What the browser remembers about this game for the start page."""
+    return {
+        "id": board.game_id,
+        "watch": watch,
+        "edit": edit,
+        "players": [p.name for p in board.players],
+        "status": board.status,
+        "mode": board.mode,
+        "scored": board.scored,
+        "winners": list(board.winners),
+        "rounds": board.complete_rounds,
+    }
+
+
+def board_context(
+    request: Request, stored: StoredGame, token: str | None
+) -> dict[str, Any]:
+    """The template values shared by the edit page, the watch page and the fragments."""
+    language = request_language(request)
+    board = board_view(stored.id, stored.version, stored.game)
+    watch = watch_path(stored.id)
+    edit = None if token is None else edit_path(stored.id, token)
+    base = edit or watch
+    return {
+        "board": board,
+        "editing": edit is not None,
+        "edit_base": edit,
+        "watch_url": watch,
+        "watch_url_full": absolute(request, watch),
+        "edit_url_full": None if edit is None else absolute(request, edit),
+        "watch_qr": qr_svg(absolute(request, watch)),
+        "fragment_url": f"{base}/board",
+        "events_url": f"/api/games/{stored.id}/events",
+        "export_csv": f"/api/games/{stored.id}/export.csv",
+        "export_json": f"/api/games/{stored.id}/export.json",
+        "chart_description": chart_description(language, board),
+        "game_info": game_info(board, watch, edit),
+    }
+
+
+def not_found(request: Request) -> HTMLResponse:
+    return render(request, "not_found.html", {}, status_code=404)
+
+
+def bad_link(request: Request, game_id: str) -> HTMLResponse:
+    """A wrong edit token: say so, and offer the watch page (which needs none)."""
+    context = {"bad_link": True, "watch_url": watch_path(game_id)}
+    return render(request, "not_found.html", context, status_code=403)
+
+
+async def load_game(service: TafelService, game_id: str) -> StoredGame | None:
+    try:
+        return await run_in_threadpool(service.get_game, game_id)
+    except GameNotFound:
+        return None
+
+
+async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
+    try:
+        return await run_in_threadpool(service.check_token, game_id, token)
+    except GameNotFound:
+        return False
+
+
+def board_page(
+    request: Request,
+    stored: StoredGame,
+    token: str | None,
+    *,
+    entry: Any = None,
+    conflict: bool = False,
+    notice: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    """The full page; on a refused entry *entry* carries the typed values and messages."""
+    context = board_context(request, stored, token)
+    context.update(entry=entry, conflict=conflict, notice=notice)
+    path = context["edit_base"] or context["watch_url"]
+    return render(request, "board.html", context, status_code=status_code, path=path)
+
+
+def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLResponse:
+    """Only the board, for the live update of an open page."""
+    context = board_context(request, stored, token)
+    language = request_language(request)
+    html = environment(language).get_template("_board.html").render(lang=language, **context)
+    info = context["game_info"]
+    if token is None:
+        info = {k: v for k, v in info.items() if k != "edit"}
+    response = HTMLResponse(html)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Game-Version"] = str(stored.version)
+    response.headers["X-Game-Info"] = quote(json.dumps(info, separators=(",", ":")))
+    return response
+
+
+@router.get("/g/{game_id}", response_class=HTMLResponse)
+async def watch_page(request: Request, game_id: str, service: Service) -> HTMLResponse:
+    stored = await load_game(service, game_id)
+    if stored is None:
+        return not_found(request)
+    return board_page(request, stored, None)
+
+
+@router.get("/g/{game_id}/board", response_class=HTMLResponse)
+async def watch_fragment(request: Request, game_id: str, service: Service) -> Response:
+    stored = await load_game(service, game_id)
+    if stored is None:
+        return not_found(request)
+    return fragment(request, stored, None)
+
+
+@router.get("/g/{game_id}/edit/{token}", response_class=HTMLResponse)
+async def edit_page(request: Request, game_id: str, token: str, service: Service) -> HTMLResponse:
+    stored = await load_game(service, game_id)
+    if stored is None:
+        return not_found(request)
+    if not await token_ok(service, game_id, token):
+        return bad_link(request, game_id)
+    return board_page(request, stored, token, notice=_notice(request))
+
+
+def _notice(request: Request) -> str | None:
+    """Confirm the save that redirected here (``?saved=3`` and the like)."""
+    language = request_language(request)
+    for key, message in (
+        ("saved", N_("Round %(number)s saved.")),
+        ("corrected", N_("Round %(number)s corrected.")),
+        ("removed", N_("Round %(number)s removed.")),
+    ):
+        value = request.query_params.get(key, "")
+        if value.isdigit() and len(value) <= 3:
+            return gettext(language, message, number=int(value))
+    return None
+
+
+@router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)
+async def edit_fragment(
+    request: Request, game_id: str, token: str, service: Service
+) -> Response:
+    if not await token_ok(service, game_id, token):
+        return not_found(request)
+    stored = await load_game(service, game_id)
+    if stored is None:
+        return not_found(request)
+    return fragment(request, stored, token)

@@ -1,0 +1,110 @@
+"""The change history of a game (T6): every entry, correction and removal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from babel.dates import format_datetime
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ligretto.store.service import GameNotFound, HistoryEntry
+from ligretto.web.pages.board import bad_link, load_game, not_found, token_ok
+from ligretto.web.pages.deps import Service, edit_path
+from ligretto.web.pages.messages import N_
+from ligretto.web.pages.rendering import format_points, gettext, render, request_language
+
+router = APIRouter()
+
+ACTIONS: dict[str, str] = {
+    "create": N_("Game created"),
+    "import": N_("Game imported"),
+    "open_round": N_("Round %(number)s: stacks entered"),
+    "complete_round": N_("Round %(number)s: middle entered"),
+    "correct_round": N_("Round %(number)s corrected"),
+    "remove_round": N_("Round %(number)s removed"),
+    "finish": N_("Game finished"),
+    "score": N_("Game scored"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    when: str
+    iso: str
+    what: str
+    details: tuple[str, ...]
+
+
+def _counts(language: str, label: str, counts: Mapping[str, Any] | None) -> str | None:
+    if not counts:
+        return None
+    values = ", ".join(f"{name} {format_points(int(v))}" for name, v in counts.items())
+    return f"{gettext(language, label)}: {values}"
+
+
+def _details(language: str, detail: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    stack_label, middle_label = N_("Stacks"), N_("Middle")
+    for key, prefix in (("before", N_("before")), ("after", N_("after")), ("removed", None)):
+        part = detail.get(key)
+        if isinstance(part, Mapping):
+            for label, key_counts in (("stacks", stack_label), ("middle", middle_label)):
+                line = _counts(language, key_counts, part.get(label))
+                if line:
+                    lines.append(f"{gettext(language, prefix)} · {line}" if prefix else line)
+    for key, label in (("stacks", stack_label), ("middle", middle_label)):
+        line = _counts(language, label, detail.get(key))
+        if line:
+            lines.append(line)
+    if detail.get("confirmed"):
+        lines.append(gettext(language, N_("confirmed as entered")))
+    winners = detail.get("winners")
+    if isinstance(winners, Sequence) and winners and not isinstance(winners, str):
+        names = " & ".join(map(str, winners))
+        lines.append(gettext(language, N_("Winners: %(names)s"), names=names))
+    return lines
+
+
+def history_lines(language: str, entries: Sequence[HistoryEntry]) -> list[HistoryLine]:
+    """The entries, newest first, in the reader's language."""
+    lines = []
+    for entry in reversed(entries):
+        template = ACTIONS.get(entry.action, N_("Change"))
+        lines.append(
+            HistoryLine(
+                when=format_datetime(entry.at, "medium", locale=language),
+                iso=entry.at.isoformat(),
+                what=gettext(language, template, number=entry.round or 0),
+                details=tuple(_details(language, entry.detail)),
+            )
+        )
+    return lines
+
+
+@router.get("/g/{game_id}/edit/{token}/history", response_class=HTMLResponse)
+async def history_page(request: Request, game_id: str, token: str, service: Service) -> Response:
+    stored = await load_game(service, game_id)
+    if stored is None:
+        return not_found(request)
+    if not await token_ok(service, game_id, token):
+        return bad_link(request, game_id)
+    try:
+        entries = await run_in_threadpool(service.history, game_id)
+    except GameNotFound:
+        return not_found(request)
+    language = request_language(request)
+    base = edit_path(game_id, token)
+    return render(
+        request,
+        "history.html",
+        {
+            "lines": history_lines(language, entries),
+            "edit_base": base,
+            "players": stored.game.players,
+        },
+        path=f"{base}/history",
+    )

@@ -1,0 +1,130 @@
+"""Jinja2 templates in the reader's language (German, English, Norwegian Bokmål).
+
+One template environment per language, each with its Babel catalogue
+installed through ``jinja2.ext.i18n``: rendering needs no per-request
+global state, so concurrent requests in different languages never mix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
+
+WEB_DIR = Path(__file__).resolve().parent.parent
+TEMPLATE_DIR = WEB_DIR / "templates"
+STATIC_DIR = WEB_DIR / "static"
+STATIC_PREFIX = "/static"
+LANGUAGE_COOKIE = "lang"
+LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
+MINUS = "\u2212"
+"""A true minus sign: "−6" reads better than "-6" on the board."""
+
+
+def format_points(value: int | None, sign: bool = False) -> str:
+    """Points as the board prints them: ``−6``, ``8`` or with *sign* ``+8``."""
+    if value is None:
+        return ""
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return f"+{value}" if sign and value > 0 else str(value)
+
+
+@cache
+def _static_version(path: str) -> str:
+    """A short hash of a static file, so browsers reload it after a change."""
+    try:
+        return hashlib.sha256((STATIC_DIR / path).read_bytes()).hexdigest()[:10]
+    except OSError:
+        return "0"
+
+
+def static_url(path: str) -> str:
+    return f"{STATIC_PREFIX}/{path}?v={_static_version(path)}"
+
+
+@cache
+def environment(language: str) -> Environment:
+    """The template environment speaking *language*."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    # Same whitespace policy as the extraction (babel.cfg: trimmed = true).
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    env.filters["points"] = format_points
+    env.globals["static_url"] = static_url
+    return env
+
+
+def request_language(request: Request) -> str:
+    """``?lang=`` first, then the cookie, then the browser's Accept-Language."""
+    return choose_language(
+        request.query_params.get("lang"),
+        request.cookies.get(LANGUAGE_COOKIE),
+        request.headers.get("accept-language"),
+    )
+
+
+def gettext(language: str, message: str, **variables: Any) -> str:
+    """Translate *message* for Python code; ``%(name)s`` placeholders as in templates."""
+    text = translations(language).gettext(message)
+    return text % variables if variables else text
+
+
+def language_links(request: Request, path: str | None = None) -> list[tuple[str, str, str]]:
+    """(code, name, url) for the language switch: the same page in each language."""
+    target = path or request.url.path
+    links = []
+    for code in LANGUAGES:
+        query = dict(request.query_params) if path is None else {}
+        query["lang"] = code
+        links.append((code, LANGUAGE_NAMES[code], f"{target}?{urlencode(query)}"))
+    return links
+
+
+def render(
+    request: Request,
+    template: str,
+    context: Mapping[str, Any],
+    *,
+    status_code: int = 200,
+    path: str | None = None,
+) -> HTMLResponse:
+    """Render *template* in the request's language.
+
+    *path* is the page to switch languages on when the response answers a
+    form post (its URL only takes POST). An explicit ``?lang=`` is kept in
+    a cookie so the next pages speak it too.
+    """
+    language = request_language(request)
+    html = environment(language).get_template(template).render(
+        lang=language,
+        language_links=language_links(request, path),
+        **context,
+    )
+    response = HTMLResponse(html, status_code=status_code)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(
+            LANGUAGE_COOKIE,
+            language,
+            max_age=LANGUAGE_COOKIE_MAX_AGE,
+            samesite="lax",
+            httponly=True,
+        )
+    # Pages change with every round; a phone must never show a stale board.
+    response.headers["Cache-Control"] = "no-store"
+    return response

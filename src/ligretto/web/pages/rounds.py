@@ -1,0 +1,371 @@
+"""Entering, correcting and removing rounds; Beenden and Werten (T2, T3, T5, T6).
+
+Every form carries the game version it was made for: a save based on an
+old version (another phone saved first) is refused by the service and the
+page says so with the current board. Every refusal comes back as the same
+page with what was typed and a translated message (status 4xx); a save
+redirects to the board (303), so reloading never saves twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from ligretto.store.service import (
+    Forbidden,
+    GameNotFound,
+    StoredGame,
+    TafelService,
+    VersionConflict,
+    WriteResult,
+)
+from ligretto.tafel import ImplausibleRoundError, TafelError
+from ligretto.tafel.game import DECK_CARDS, STACK_CARDS
+from ligretto.web.pages.board import bad_link, board_page, load_game, not_found, token_ok
+from ligretto.web.pages.deps import Service, edit_path
+from ligretto.web.pages.messages import N_, implausible_details, refusal
+from ligretto.web.pages.rendering import gettext, render, request_language
+from ligretto.web.pages.view import board_view
+
+router = APIRouter()
+
+
+@dataclass(slots=True)
+class Entry:
+    """A refused entry as the user left it: values by field name and the messages."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    invalid: set[str] = field(default_factory=set)
+    errors: list[str] = field(default_factory=list)
+    implausible: list[str] = field(default_factory=list)
+    end_errors: list[str] = field(default_factory=list)
+
+
+def _version(data: FormData) -> int | None:
+    text = str(data.get("version") or "")
+    return int(text) if text.isdigit() else None
+
+
+def read_counts(
+    language: str,
+    data: FormData,
+    entry: Entry,
+    players: Sequence[str],
+    prefix: str,
+    limits: Sequence[int],
+    *,
+    stops: set[int] | None = None,
+    optional: bool = False,
+) -> list[int] | None:
+    """Read ``{prefix}-{seat}`` fields as whole numbers; messages go into *entry*.
+
+    A seat in *stops* called Ligretto Stop: its stack is 0 whatever was
+    typed (T2). With *optional*, all fields empty means "not given".
+    """
+    stops = stops or set()
+    raw = [str(data.get(f"{prefix}-{seat}") or "").strip()[:6] for seat in range(len(players))]
+    for seat, text in enumerate(raw):
+        entry.values[f"{prefix}-{seat}"] = "0" if seat in stops else text
+        if seat in stops:
+            entry.values[f"stop-{seat}"] = "1"
+    if optional and not any(raw):
+        return None
+    counts: list[int] = []
+    for seat, name in enumerate(players):
+        if seat in stops:
+            counts.append(0)
+            continue
+        text = raw[seat]
+        field_name = f"{prefix}-{seat}"
+        if not text:
+            entry.invalid.add(field_name)
+            entry.errors.append(
+                gettext(
+                    language,
+                    N_("%(name)s: enter the cards left in the Ligretto stack (0 to 10).")
+                    if prefix == "stack"
+                    else N_("%(name)s: enter the cards in the middle (0 to %(max)s)."),
+                    name=name,
+                    max=limits[seat],
+                )
+            )
+        elif not text.isdigit():
+            entry.invalid.add(field_name)
+            entry.errors.append(
+                gettext(language, N_("%(name)s: enter a whole number."), name=name)
+            )
+        else:
+            counts.append(int(text))
+    return None if entry.errors else counts
+
+
+def _stops(data: FormData, players: Sequence[str]) -> set[int]:
+    seats = set()
+    for value in data.getlist("stop"):
+        text = str(value)
+        if text.isdigit() and int(text) < len(players):
+            seats.add(int(text))
+    return seats
+
+
+async def _attempt(
+    request: Request,
+    service: TafelService,
+    stored: StoredGame,
+    token: str,
+    entry: Entry,
+    write: Callable[[], WriteResult],
+    *,
+    stacks: Sequence[int] | None,
+    middle: Sequence[int] | None,
+    done: str,
+    page: Callable[..., HTMLResponse] | None = None,
+) -> Response:
+    """Run *write*; redirect to *done* on success, or show why it was refused."""
+    language = request_language(request)
+    show = page or (lambda **kw: board_page(request, stored, token, **kw))
+    try:
+        await run_in_threadpool(write)
+    except VersionConflict:
+        fresh = await load_game(service, stored.id)
+        if fresh is None:
+            return not_found(request)
+        return board_page(request, fresh, token, conflict=True, status_code=409)
+    except Forbidden:
+        return bad_link(request, stored.id)
+    except GameNotFound:
+        return not_found(request)
+    except ImplausibleRoundError:
+        players = stored.game.players
+        entry.implausible = implausible_details(
+            language, players, stacks or [0] * len(players), middle or [0] * len(players)
+        )
+        return show(entry=entry, status_code=422)
+    except TafelError as error:
+        message = refusal(language, error, stacks=stacks, players=stored.game.players)
+        if error.player is not None and error.player in stored.game.players:
+            seat = stored.game.players.index(error.player)
+            entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
+        entry.errors.append(message)
+        return show(entry=entry, status_code=422)
+    return RedirectResponse(done, status_code=303)
+
+
+async def _load_for_edit(
+    request: Request, service: Service, game_id: str, token: str
+) -> StoredGame | Response:
+    if not await token_ok(service, game_id, token):
+        stored = await load_game(service, game_id)
+        return not_found(request) if stored is None else bad_link(request, game_id)
+    stored = await load_game(service, game_id)
+    return not_found(request) if stored is None else stored
+
+
+@router.post("/g/{game_id}/edit/{token}/stacks", response_model=None)
+async def save_stacks(request: Request, game_id: str, token: str, service: Service) -> Response:
+    """T2: the stacks first; the caller's stack is 0."""
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    language = request_language(request)
+    data = await request.form()
+    players = loaded.game.players
+    entry = Entry()
+    stacks = read_counts(
+        language, data, entry, players, "stack", [STACK_CARDS] * len(players),
+        stops=_stops(data, players),
+    )
+    if stacks is None:
+        return board_page(request, loaded, token, entry=entry, status_code=422)
+    counts = stacks
+    return await _attempt(
+        request, service, loaded, token, entry,
+        lambda: service.open_round(game_id, token, counts, expected_version=_version(data)),
+        stacks=counts, middle=None,
+        done=edit_path(game_id, token) + "#entry-title",
+    )
+
+
+@router.post("/g/{game_id}/edit/{token}/middle", response_model=None)
+async def save_middle(request: Request, game_id: str, token: str, service: Service) -> Response:
+    """T3: then the middle; the points follow (R5). Implausible rounds need a confirmation."""
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    language = request_language(request)
+    data = await request.form()
+    game = loaded.game
+    pending = game.pending_round
+    number_text = str(data.get("round") or "")
+    if pending is None or number_text != str(pending.number):
+        # The round was completed or removed on another phone meanwhile.
+        return board_page(request, loaded, token, conflict=True, status_code=409)
+    entry = Entry()
+    limits = [DECK_CARDS - s for s in pending.stacks]
+    middle = read_counts(language, data, entry, game.players, "middle", limits)
+    if middle is None:
+        return board_page(request, loaded, token, entry=entry, status_code=422)
+    counts = middle
+    confirm = data.get("confirm") == "1"
+    number = pending.number
+    return await _attempt(
+        request, service, loaded, token, entry,
+        lambda: service.complete_round(
+            game_id, token, number, counts, confirm=confirm, expected_version=_version(data)
+        ),
+        stacks=pending.stacks, middle=counts,
+        done=edit_path(game_id, token) + f"?saved={number}#status",
+    )
+
+
+def _round_page(
+    request: Request,
+    stored: StoredGame,
+    token: str,
+    number: int,
+    *,
+    entry: Entry | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    board = board_view(stored.id, stored.version, stored.game)
+    rnd = board.rounds[number - 1]
+    if entry is None:
+        entry = Entry()
+        for seat, cell in enumerate(rnd.cells):
+            entry.values[f"stack-{seat}"] = str(cell.stack)
+            if cell.stack == 0:
+                entry.values[f"stop-{seat}"] = "1"
+            entry.values[f"middle-{seat}"] = "" if cell.middle is None else str(cell.middle)
+    base = edit_path(stored.id, token)
+    return render(
+        request,
+        "round.html",
+        {
+            "board": board,
+            "round": rnd,
+            "entry": entry,
+            "edit_base": base,
+            "is_last": number == len(board.rounds),
+        },
+        status_code=status_code,
+        path=f"{base}/rounds/{number}",
+    )
+
+
+@router.get("/g/{game_id}/edit/{token}/rounds/{number}", response_class=HTMLResponse)
+async def round_page(
+    request: Request, game_id: str, token: str, number: int, service: Service
+) -> Response:
+    """T6: correct any round, or remove the last one."""
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    if not 1 <= number <= len(loaded.game.rounds):
+        return not_found(request)
+    return _round_page(request, loaded, token, number)
+
+
+@router.post("/g/{game_id}/edit/{token}/rounds/{number}", response_model=None)
+async def correct_round(
+    request: Request, game_id: str, token: str, number: int, service: Service
+) -> Response:
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    if not 1 <= number <= len(loaded.game.rounds):
+        return not_found(request)
+    language = request_language(request)
+    data = await request.form()
+    players = loaded.game.players
+    entry = Entry()
+    stacks = read_counts(
+        language, data, entry, players, "stack", [STACK_CARDS] * len(players),
+        stops=_stops(data, players),
+    )
+    middle: list[int] | None = None
+    if stacks is not None:
+        limits = [DECK_CARDS - s for s in stacks]
+        middle = read_counts(language, data, entry, players, "middle", limits, optional=True)
+    else:  # keep the typed middle counts in the form
+        for seat in range(len(players)):
+            entry.values[f"middle-{seat}"] = str(data.get(f"middle-{seat}") or "").strip()[:6]
+    if entry.errors or stacks is None:
+        return _round_page(request, loaded, token, number, entry=entry, status_code=422)
+    confirm = data.get("confirm") == "1"
+    counts, middle_counts = stacks, middle
+    was_complete = loaded.game.rounds[number - 1].complete
+    if was_complete and middle_counts is None:
+        entry.errors.append(
+            gettext(language, N_("A complete round keeps its middle counts: enter them too."))
+        )
+        return _round_page(request, loaded, token, number, entry=entry, status_code=422)
+    return await _attempt(
+        request, service, loaded, token, entry,
+        lambda: service.correct_round(
+            game_id, token, number, stacks=counts, middle=middle_counts, confirm=confirm,
+            expected_version=_version(data),
+        ),
+        stacks=counts, middle=middle_counts,
+        done=edit_path(game_id, token) + f"?corrected={number}#status",
+        page=lambda **kw: _round_page(request, loaded, token, number, **kw),
+    )
+
+
+@router.post("/g/{game_id}/edit/{token}/rounds/{number}/remove", response_model=None)
+async def remove_round(
+    request: Request, game_id: str, token: str, number: int, service: Service
+) -> Response:
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    data = await request.form()
+    return await _attempt(
+        request, service, loaded, token, Entry(),
+        lambda: service.remove_last_round(
+            game_id, token, number, expected_version=_version(data)
+        ),
+        stacks=None, middle=None,
+        done=edit_path(game_id, token) + f"?removed={number}#status",
+    )
+
+
+async def _end(
+    request: Request, game_id: str, token: str, service: Service, action: str
+) -> Response:
+    loaded = await _load_for_edit(request, service, game_id, token)
+    if isinstance(loaded, Response):
+        return loaded
+    data = await request.form()
+    version = _version(data)
+    write = service.finish if action == "finish" else service.score
+    language = request_language(request)
+    try:
+        await run_in_threadpool(lambda: write(game_id, token, expected_version=version))
+    except VersionConflict:
+        fresh = await load_game(service, game_id)
+        if fresh is None:
+            return not_found(request)
+        return board_page(request, fresh, token, conflict=True, status_code=409)
+    except TafelError as error:
+        entry = Entry(end_errors=[refusal(language, error)])
+        return board_page(request, loaded, token, entry=entry, status_code=422)
+    anchor = "#status" if action == "finish" else "#ranking-title"
+    return RedirectResponse(edit_path(game_id, token) + anchor, status_code=303)
+
+
+@router.post("/g/{game_id}/edit/{token}/finish", response_model=None)
+async def finish(request: Request, game_id: str, token: str, service: Service) -> Response:
+    """Beenden (T5): no more rounds."""
+    return await _end(request, game_id, token, service, "finish")
+
+
+@router.post("/g/{game_id}/edit/{token}/score", response_model=None)
+async def score(request: Request, game_id: str, token: str, service: Service) -> Response:
+    """Werten (T5): the final ranking with the winner or winners."""
+    return await _end(request, game_id, token, service, "score")

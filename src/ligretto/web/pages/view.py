@@ -1,0 +1,199 @@
+"""What the board pages show, derived from a :class:`~ligretto.tafel.Game`.
+
+The templates read these frozen values only; every number on the board
+comes from the domain (totals, ranks and the outcome are never computed
+here, T6), this module only arranges them for the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ligretto.tafel import Game, Mode, Round
+from ligretto.web.charts import Series, running_totals_svg
+
+COMPACT_FROM = 7
+"""From this many players the board switches to its compact layout (360 px, T6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    name: str
+    total: int
+    rank: int
+    leader: bool
+    winner: bool
+    last_points: int | None
+    to_target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CellView:
+    stack: int
+    middle: int | None
+    points: int | None
+    total: int | None
+    caller: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    cells: tuple[CellView, ...]
+    complete: bool
+    caller: str | None
+    confirmed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything the board fragment needs, for the watch and the edit page."""
+
+    game_id: str
+    version: int
+    players: tuple[PlayerView, ...]
+    rounds: tuple[RoundView, ...]
+    mode: str
+    target: int | None
+    agreed_rounds: int | None
+    rounds_left: int | None
+    status: str
+    closed: bool
+    scored: bool
+    winners: tuple[str, ...]
+    leaders: tuple[str, ...]
+    pending: RoundView | None
+    accepts_new_round: bool
+    complete_rounds: int
+    row_storage: bool
+    deck: str
+
+    @property
+    def compact(self) -> bool:
+        return len(self.players) >= COMPACT_FROM
+
+    @property
+    def next_round_number(self) -> int:
+        return len(self.rounds) + 1
+
+    @property
+    def can_finish(self) -> bool:
+        """Beenden (T5) is offered once a complete round exists and nothing is pending."""
+        return not self.closed and self.pending is None and self.complete_rounds > 0
+
+    @property
+    def all_rounds_played(self) -> bool:
+        return self.rounds_left == 0
+
+    @property
+    def show_outcome(self) -> bool:
+        """Whether the winners are announced.
+
+        A target game is decided by its rounds (T4); a rounds game after
+        "Werten" (T5), so the table gets its moment of scoring.
+        """
+        if not self.winners:
+            return False
+        return self.mode == Mode.TARGET.value or self.scored
+
+    def chart(self, *, title: str, description: str, round_label: str) -> Markup | None:
+        """The SVG of running totals over the complete rounds, or None before the first."""
+        complete = [r for r in self.rounds if r.complete]
+        if not complete:
+            return None
+        series = [
+            Series(
+                player.name,
+                tuple(r.cells[player.seat].total or 0 for r in complete),
+            )
+            for player in self.players
+        ]
+        return running_totals_svg(
+            series,
+            title=title,
+            description=description,
+            round_label=round_label,
+            target=self.target,
+        )
+
+
+def board_view(game_id: str, version: int, game: Game) -> BoardView:
+    """Arrange *game* for the pages."""
+    totals = game.totals
+    ranks = game.ranks
+    winners = game.winners
+    running = game.running_totals()
+    rounds: list[RoundView] = []
+    for rnd, after in zip(game.rounds, running, strict=True):
+        rounds.append(_round_view(game, rnd, after))
+    last_complete = next((r for r in reversed(rounds) if r.complete), None)
+    top = max(totals)
+    any_points = game.complete_rounds > 0
+    players = tuple(
+        PlayerView(
+            seat=seat,
+            name=name,
+            total=totals[seat],
+            rank=ranks[seat],
+            leader=any_points and totals[seat] == top,
+            winner=name in winners,
+            last_points=None if last_complete is None else last_complete.cells[seat].points,
+            to_target=(
+                max(game.target - totals[seat], 0)
+                if game.mode is Mode.TARGET and game.target is not None
+                else None
+            ),
+        )
+        for seat, name in enumerate(game.players)
+    )
+    rounds_left = (
+        max(game.agreed_rounds - game.complete_rounds, 0)
+        if game.mode is Mode.ROUNDS and game.agreed_rounds is not None
+        else None
+    )
+    pending = game.pending_round
+    return BoardView(
+        game_id=game_id,
+        version=version,
+        players=players,
+        rounds=tuple(rounds),
+        mode=game.mode.value,
+        target=game.target,
+        agreed_rounds=game.agreed_rounds,
+        rounds_left=rounds_left,
+        status=game.status.value,
+        closed=game.closed,
+        scored=game.scored,
+        winners=winners,
+        leaders=tuple(p.name for p in players if p.leader),
+        pending=None if pending is None else rounds[pending.number - 1],
+        accepts_new_round=game.accepts_new_round,
+        complete_rounds=game.complete_rounds,
+        row_storage=game.row_storage,
+        deck=game.deck.value,
+    )
+
+
+def _round_view(game: Game, rnd: Round, after: tuple[int, ...] | None) -> RoundView:
+    points = rnd.points
+    caller = rnd.caller
+    cells = tuple(
+        CellView(
+            stack=rnd.stacks[seat],
+            middle=None if rnd.middle is None else rnd.middle[seat],
+            points=None if points is None else points[seat],
+            total=None if after is None else after[seat],
+            caller=caller == seat,
+        )
+        for seat in range(len(game.players))
+    )
+    return RoundView(
+        number=rnd.number,
+        cells=cells,
+        complete=rnd.complete,
+        caller=None if caller is None else game.players[caller],
+        confirmed=rnd.confirmed,
+    )

@@ -1,0 +1,277 @@
+"""The Tafel pages without JavaScript: plain form posts (T1–T6).
+
+Every flow a phone without scripts can do: create a game, enter a round
+stacks first (T2) then the middle (T3), see refusals in the page, correct
+and remove rounds, Beenden/Werten (T5), and the watch page without any
+edit token.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from ligretto.tafel import Game
+
+
+def create(client: TestClient, players: list[str], **fields: str) -> str:
+    data: dict[str, str | list[str]] = {"player": players, "action": "create"}
+    data.update(fields)
+    response = client.post("/", data=data)
+    assert response.status_code == 303, response.text
+    location = response.headers["location"]
+    assert re.fullmatch(r"/g/[\w-]+/edit/[\w-]+", location)
+    return location
+
+
+def game_id(edit: str) -> str:
+    return edit.split("/")[2]
+
+
+def token(edit: str) -> str:
+    return edit.split("/")[4]
+
+
+def version(html: str) -> str:
+    match = re.search(r'name="version" value="(\d+)"', html)
+    assert match
+    return match.group(1)
+
+
+def stacks(client: TestClient, edit: str, values: dict[int, str], stop: int | None = None):  # type: ignore[no-untyped-def]
+    page = client.get(edit).text
+    data: dict[str, str] = {"version": version(page)}
+    data.update({f"stack-{seat}": v for seat, v in values.items()})
+    if stop is not None:
+        data["stop"] = str(stop)
+    return client.post(f"{edit}/stacks", data=data)
+
+
+def middle(client: TestClient, edit: str, number: int, values: dict[int, str], **extra: str):  # type: ignore[no-untyped-def]
+    page = client.get(edit).text
+    data = {"version": version(page), "round": str(number)}
+    data.update({f"middle-{seat}": v for seat, v in values.items()})
+    data.update(extra)
+    return client.post(f"{edit}/middle", data=data)
+
+
+def totals(client: TestClient, edit: str) -> list[str]:
+    html = client.get(edit).text
+    return re.findall(r'<div class="total" data-total>([^<]+)</div>', html)
+
+
+def test_start_page_offers_the_form_in_the_browser_language(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert page.status_code == 200
+    assert '<html lang="de"' in page.text
+    assert "Partie anlegen" in page.text
+    assert 'name="player"' in page.text
+    assert "online-block" in page.text  # the place kept for online play
+
+
+def test_t1_create_a_game_without_javascript_and_land_on_the_edit_page(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "  ", "Cleo"], mode="target", target="99")
+    page = client.get(edit)
+    assert page.status_code == 200
+    for name in ("Anna", "Ben", "Cleo"):
+        assert name in page.text
+    assert "Target: 99 points" in page.text
+    assert 'action="' + edit + '/stacks"' in page.text
+
+
+def test_t1_name_rows_are_added_removed_and_moved_by_posting_the_form(client: TestClient) -> None:
+    base = {"player": ["Anna", "Ben"], "mode": "target", "target": "99"}
+    added = client.post("/", data={**base, "action": "add"})
+    assert added.status_code == 200
+    assert added.text.count('name="player"') == 3
+    moved = client.post("/", data={"player": ["Anna", "Ben", "Cleo"], "action": "up-2"})
+    names = re.findall(r'name="player" value="([^"]*)"', moved.text)
+    assert names == ["Anna", "Cleo", "Ben"]
+    removed = client.post("/", data={"player": ["Anna", "Ben", "Cleo"], "action": "remove-0"})
+    assert re.findall(r'name="player" value="([^"]*)"', removed.text) == ["Ben", "Cleo"]
+
+
+def test_t1_refused_games_say_why_and_keep_the_names(client: TestClient) -> None:
+    one = client.post("/", data={"player": ["Anna", ""], "action": "create"})
+    assert one.status_code == 422
+    assert "A game needs at least 2 players." in one.text
+    assert 'value="Anna"' in one.text
+    twice = client.post("/", data={"player": ["Anna", "anna"], "action": "create"})
+    assert "appears twice" in twice.text
+    many = client.post("/", data={"player": [f"P{i}" for i in range(13)], "action": "create"})
+    assert "At most 12 players. Up to 16 play with ordinary playing cards." in many.text
+    sixteen = [f"P{i}" for i in range(16)]
+    assert create(client, sixteen, deck="cards")
+    bad_target = client.post(
+        "/", data={"player": ["A", "B"], "target": "other", "target_other": "x", "action": "create"}
+    )
+    assert bad_target.status_code == 422 and "whole number" in bad_target.text
+    assert "Traceback" not in bad_target.text
+
+
+def test_t2_t3_stacks_first_then_the_middle_gives_the_points(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "Cleo"])
+    saved = stacks(client, edit, {1: "3", 2: "5"}, stop=0)  # Anna called: her stack is 0
+    assert saved.status_code == 303
+    pending = client.get(edit).text
+    assert "Round 1: waiting for the middle" in pending
+    assert 'action="' + edit + '/middle"' in pending
+    done = middle(client, edit, 1, {0: "20", 1: "14", 2: "8"})
+    assert done.status_code == 303
+    assert "saved=1" in done.headers["location"]
+    # R5: 20 − 0, 14 − 6 = 8 (the rules' example), 8 − 10 = −2
+    assert totals(client, edit) == ["20", "8", "\u22122"]
+    assert "Round 1 saved." in client.get(done.headers["location"]).text
+
+
+def test_t2_two_empty_stacks_are_refused_in_the_page(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "Cleo"])
+    refused = stacks(client, edit, {0: "0", 1: "0", 2: "4"})
+    assert refused.status_code == 422
+    assert "Two empty stacks (Anna &amp; Ben): only one player can call Ligretto Stop." in (
+        refused.text
+    )
+    assert 'value="4"' in refused.text  # what was typed stays
+    assert "No rounds yet." in client.get(edit).text  # and nothing was saved
+
+
+def test_t2_missing_and_out_of_range_numbers_are_named(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    missing = stacks(client, edit, {0: "0", 1: ""})
+    assert "Ben: enter the cards left in the Ligretto stack (0 to 10)." in missing.text
+    assert 'aria-invalid="true"' in missing.text
+    too_big = stacks(client, edit, {0: "0", 1: "11"})
+    assert "Ben: a Ligretto stack holds 0 to 10 cards." in too_big.text
+    word = stacks(client, edit, {0: "0", 1: "three"})
+    assert "Ben: enter a whole number." in word.text
+
+
+def test_t3_an_implausible_round_needs_the_confirm_button(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    asked = middle(client, edit, 1, {0: "12", 1: "3"})  # Ben: 8 left the stack, 3 in the middle
+    assert asked.status_code == 422
+    assert "Ben: 3 in the middle, but 8 cards left the Ligretto stack." in asked.text
+    assert 'name="confirm" value="1"' in asked.text
+    confirmed = middle(client, edit, 1, {0: "12", 1: "3"}, confirm="1")
+    assert confirmed.status_code == 303
+    assert totals(client, edit) == ["12", "\u22121"]
+
+
+def test_t6_a_stale_form_gets_a_conflict_message_and_changes_nothing(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    old = version(client.get(edit).text)
+    stacks(client, edit, {1: "2"}, stop=0)  # another phone saves first
+    late = client.post(f"{edit}/middle", data={"version": old, "round": "1", "middle-0": "10",
+                                               "middle-1": "9"})
+    assert late.status_code == 409
+    assert "Another phone saved first." in late.text
+    assert "Round 1: waiting for the middle" in late.text
+
+
+def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    form = client.get(f"{edit}/rounds/1")
+    assert form.status_code == 200 and 'name="middle-1" value="9"' in form.text
+    corrected = client.post(
+        f"{edit}/rounds/1",
+        data={"version": version(form.text), "stop": "0", "stack-0": "0", "stack-1": "4",
+              "middle-0": "12", "middle-1": "9"},
+    )
+    assert corrected.status_code == 303
+    assert totals(client, edit) == ["12", "1"]  # 9 − 2 × 4
+    page = client.get(f"{edit}/rounds/1").text
+    removed = client.post(f"{edit}/rounds/1/remove", data={"version": version(page)})
+    assert removed.status_code == 303
+    assert "No rounds yet." in client.get(edit).text
+    history = client.get(f"{edit}/history").text
+    for line in ("Game created", "Round 1: stacks entered", "Round 1: middle entered",
+                 "Round 1 corrected", "Round 1 removed"):
+        assert line in history
+
+
+def test_t5_rounds_game_finish_then_score_shows_the_shared_victory(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "Cleo"], mode="rounds", rounds="1")
+    stacks(client, edit, {0: "3", 2: "5"}, stop=1)
+    middle(client, edit, 1, {0: "16", 1: "10", 2: "5"})  # 16 − 6 = 10, 10, 5 − 10
+    before = client.get(edit).text
+    assert "The agreed round is played." in before
+    assert "wins" not in before  # the victory waits for "Werten"
+    client.post(f"{edit}/finish", data={"version": version(before)})
+    closed = client.get(edit).text
+    assert "The game is finished." in closed and ">Score<" in closed
+    scored = client.post(f"{edit}/score", data={"version": version(closed)})
+    assert scored.status_code == 303
+    final = client.get(edit, params={"lang": "de"}).text
+    assert "Geteilter Sieg: Anna &amp; Ben mit je 10 Punkten!" in final
+    assert "Schlusswertung" in final
+
+
+def test_t4_tie_at_the_target_is_announced(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"], target="other", target_other="10")
+    stacks(client, edit, {1: "1"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "14"})  # 12 and 14 − 2 = 12: tied over 10
+    page = client.get(edit).text
+    assert "Tie at the top: Anna &amp; Ben." in page
+    assert "play on until one alone is ahead" in page
+
+
+def test_the_watch_page_has_no_token_and_no_forms(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "1"}, stop=0)
+    watch = client.get(f"/g/{game_id(edit)}")
+    assert watch.status_code == 200
+    assert token(edit) not in watch.text
+    assert "<form" not in watch.text
+    assert 'class="qr"' in watch.text and "<svg" in watch.text
+    fragment = client.get(f"/g/{game_id(edit)}/board")
+    assert fragment.status_code == 200
+    assert token(edit) not in fragment.text and token(edit) not in str(fragment.headers)
+    assert fragment.headers["X-Game-Version"] == "2"
+
+
+def test_wrong_links_get_a_page_not_an_error(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    wrong = client.get(f"/g/{game_id(edit)}/edit/not-the-token")
+    assert wrong.status_code == 403
+    assert "This edit link is not valid" in wrong.text
+    assert token(edit) not in wrong.text
+    post = client.post(f"/g/{game_id(edit)}/edit/not-the-token/stacks", data={"stack-0": "0"})
+    assert post.status_code == 403
+    missing = client.get("/g/nope")
+    assert missing.status_code == 404 and "Game not found" in missing.text
+
+
+def test_language_switch_by_query_sticks_in_a_cookie(client: TestClient) -> None:
+    page = client.get("/?lang=nb")
+    assert '<html lang="nb"' in page.text and "Opprett spill" in page.text
+    assert "lang=nb" in page.headers["set-cookie"]
+    again = client.get("/")
+    assert '<html lang="nb"' in again.text
+
+
+def test_sixteen_players_get_the_compact_transposed_board(client: TestClient) -> None:
+    edit = create(client, [f"Player {i}" for i in range(16)], deck="cards")
+    values = {seat: "2" for seat in range(1, 16)}
+    stacks(client, edit, values, stop=0)
+    page = client.get(edit).text
+    assert "players compact" in page
+    assert "rounds transposed" in page
+
+
+def test_the_board_matches_the_domain(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "Cleo"])
+    rounds = [({1: "3", 2: "5"}, 0, {0: "20", 1: "14", 2: "8"}),
+              ({0: "4", 2: "2"}, 1, {0: "7", 1: "18", 2: "11"})]
+    game = Game(["Anna", "Ben", "Cleo"])
+    for number, (stack_values, caller, middle_values) in enumerate(rounds, start=1):
+        stacks(client, edit, stack_values, stop=caller)
+        middle(client, edit, number, middle_values)
+        counts = [0 if seat == caller else int(stack_values[seat]) for seat in range(3)]
+        game.open_round(counts)
+        game.complete_round(number, [int(middle_values[s]) for s in range(3)])
+    shown = [int(t.replace("\u2212", "-")) for t in totals(client, edit)]
+    assert shown == list(game.totals)
