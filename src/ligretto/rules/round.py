@@ -110,6 +110,54 @@ def _store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
     return action
 
 
+# Events are immutable too; the frequent ones are interned the same way.
+_EVENTS: dict[tuple[object, ...], Event] = {}
+
+
+def _played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bool) -> Event:
+    key = (deck, seat, code, src, pile, opened)
+    event = _EVENTS.get(key)
+    if event is None:
+        card = CARDS[deck][code]
+        if src < _STACK:
+            source, slot = Source.ROW, src
+        else:
+            source, slot = (Source.STACK if src == _STACK else Source.DISCARD), None
+        cls = PileOpened if opened else CardPlayed
+        event = _EVENTS[key] = cls(seat, card, source, slot, pile)
+    return event
+
+
+def _turned(deck: DeckKind, seat: int, count: int, code: int) -> Event:
+    key = (deck, seat, count, code)
+    event = _EVENTS.get(key)
+    if event is None:
+        event = _EVENTS[key] = CardsTurned(seat, count, CARDS[deck][code])
+    return event
+
+
+def _refilled(deck: DeckKind, seat: int, slot: int, code: int) -> Event:
+    key = (deck, seat, slot, code, "refill")
+    event = _EVENTS.get(key)
+    if event is None:
+        event = _EVENTS[key] = RowRefilled(seat, slot, CARDS[deck][code])
+    return event
+
+
+def _shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Fisher–Yates shuffle driven by ``rng.random()``.
+
+    ``random.shuffle`` draws each index through ``_randbelow``, which costs
+    2.5× more; shuffling (deal, recycling) is a sixth of a simulated round.
+    The 53-bit floats make the bias far smaller than anything a table could
+    notice.
+    """
+    rand = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _storable(code: int, onto: int) -> bool:
     """R6: strictly lower value and a different colour than the card beneath."""
     return code % 10 < onto % 10 and code // 10 != onto // 10
@@ -156,6 +204,7 @@ class Round:
     """
 
     __slots__ = (
+        "_auto_refill",
         "_avail",
         "_caller",
         "_cards",
@@ -166,11 +215,13 @@ class Round:
         "_hand",
         "_log",
         "_middle",
+        "_middle_view",
         "_moves",
         "_need",
         "_options",
         "_over",
         "_pile_top",
+        "_pile_views",
         "_piles",
         "_players",
         "_reshuffle_mark",
@@ -178,8 +229,13 @@ class Round:
         "_rng",
         "_row",
         "_row_size",
+        "_seat_views",
+        "_seats_view",
         "_seed",
+        "_shuffle_recycled",
         "_stack",
+        "_stale_piles",
+        "_storage",
     )
 
     _players: int
@@ -206,6 +262,15 @@ class Round:
     _deadlock: bool
     _reshuffles: int
     _reshuffle_mark: int
+    _auto_refill: bool
+    _shuffle_recycled: bool
+    _storage: bool
+    # Cached parts of view(): rebuilt only for what changed since.
+    _seat_views: list[SeatView | None]
+    _seats_view: tuple[SeatView, ...] | None
+    _pile_views: list[PileView]
+    _stale_piles: list[int]
+    _middle_view: tuple[PileView, ...] | None
 
     def __init__(self) -> None:
         raise TypeError("use Round.deal(), Round.replay() or Round.from_snapshot()")
@@ -244,6 +309,14 @@ class Round:
         self._deadlock = False
         self._reshuffles = 0
         self._reshuffle_mark = -1
+        self._auto_refill = options.row_refill == "auto"
+        self._shuffle_recycled = options.recycle_shuffle
+        self._storage = options.row_storage
+        self._seat_views = [None] * players
+        self._seats_view = None
+        self._pile_views = []
+        self._stale_piles = []
+        self._middle_view = None
         return self
 
     @classmethod
@@ -257,7 +330,7 @@ class Round:
         size = self._row_size
         for seat in range(players):
             deck = list(range(DECK_SIZE))
-            rng.shuffle(deck)
+            _shuffle(rng, deck)
             self._stack[seat] = deck[:STACK_SIZE]
             self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
             self._hand[seat] = deck[STACK_SIZE + size :]
@@ -299,6 +372,11 @@ class Round:
                 avail[c] += 1
         self._need = need
         self._avail = avail
+        self._pile_views = []
+        self._stale_piles = list(range(len(self._piles)))
+        self._middle_view = None
+        self._seat_views = [None] * self._players
+        self._seats_view = None
         self._fit = sum(n for c, n in enumerate(avail) if c % 10 == 0 or need[c])
 
     # ------------------------------------------------------------ properties
@@ -422,21 +500,34 @@ class Round:
         :class:`PileTaken` when the named pile has moved past the card (R3
         race), :class:`IllegalAction` for anything else not allowed and
         :class:`MalformedAction` for a value that is no action; in every
-        case nothing changes.
+        case nothing changes: each branch verifies completely before it
+        changes anything.
         """
-        self._verify(seat, action)
+        if self._over:
+            raise RoundOver("the round is over: nothing more is played (R4)")
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
         events: list[Event] = []
-        kind = type(action)
-        if kind is Play:
-            self._do_play(seat, action, events)  # type: ignore[arg-type]
-        elif kind is Turn:
+        if type(action) is Play:
+            src = self._verify_play(seat, action)
+            self._do_play(seat, action, src, events)
+        elif type(action) is Turn:
+            self._verify_turn(seat)
             self._do_turn(seat, events)
-        elif kind is Recycle:
+        elif type(action) is Recycle:
+            self._verify_recycle(seat)
             self._do_recycle(seat, events)
-        elif kind is Refill:
-            self._do_refill(seat, action.slot, events)  # type: ignore[attr-defined]
+        elif type(action) is Refill:
+            self._verify_refill(seat, action.slot)
+            self._refill(seat, action.slot, events)
+            self._moves += 1
+        elif type(action) is Store:
+            self._verify_store(seat, action)
+            self._do_store(seat, action, events)
         else:
-            self._do_store(seat, action, events)  # type: ignore[arg-type]
+            raise MalformedAction(f"not an action: {action!r}")
+        self._seat_views[seat] = None
+        self._seats_view = None
         self._log.append((seat, action))
         if not self._stack[seat]:
             # R4: the last stack card went to the middle or into the row.
@@ -444,7 +535,9 @@ class Round:
             self._caller = seat
             events.append(LigrettoStop(seat))
             events.append(RoundEnded(seat, False))
-        else:
+        elif not self._fit or not self._shuffle_recycled:
+            # With shuffled recycling a fitting card anywhere means no
+            # deadlock (the usual case, decided above in O(1)).
             self._settle_deadlock(events)
         return tuple(events)
 
@@ -453,21 +546,16 @@ class Round:
         if self._over:
             raise RoundOver("the round is over: nothing more is played (R4)")
         self._check_seat(seat)
-        kind = type(action)
-        if kind is Play:
-            self._verify_play(seat, action)  # type: ignore[arg-type]
-        elif kind is Turn:
-            if not self._hand[seat]:
-                raise IllegalAction("the hand is empty: recycle the discard pile first (R3)")
-        elif kind is Recycle:
-            if self._hand[seat]:
-                raise IllegalAction("recycling only when the hand is used up (R3)")
-            if not self._discard[seat]:
-                raise IllegalAction("no cards to recycle: hand and discard pile are empty")
-        elif kind is Refill:
-            self._verify_refill(seat, action.slot)  # type: ignore[attr-defined]
-        elif kind is Store:
-            self._verify_store(seat, action)  # type: ignore[arg-type]
+        if type(action) is Play:
+            self._verify_play(seat, action)
+        elif type(action) is Turn:
+            self._verify_turn(seat)
+        elif type(action) is Recycle:
+            self._verify_recycle(seat)
+        elif type(action) is Refill:
+            self._verify_refill(seat, action.slot)
+        elif type(action) is Store:
+            self._verify_store(seat, action)
         else:
             raise MalformedAction(f"not an action: {action!r}")
 
@@ -484,31 +572,43 @@ class Round:
             if not cell or cell[-1] != code:
                 raise IllegalAction(f"{card} is not on top of row position {slot}")
             return slot
-        src = _SOURCES[source]
-        pile = self._stack[seat] if src == _STACK else self._discard[seat]
-        if not pile or pile[-1] != code:
+        if source is Source.STACK:
+            src, place = _STACK, self._stack[seat]
+        else:
+            src, place = _DISCARD, self._discard[seat]
+        if not place or place[-1] != code:
             raise IllegalAction(f"{card} is not the top of your {source.value}")
         return src
 
-    def _verify_play(self, seat: int, action: Play) -> None:
+    def _verify_play(self, seat: int, action: Play) -> int:
         card = action.card
-        self._source_code(seat, card, action.source, action.slot)
+        src = self._source_code(seat, card, action.source, action.slot)
         pile = action.pile
         if pile is None:
-            return  # a 1 opens a new pile at any time (R3); Play checks it is a 1
+            return src  # a 1 opens a new pile at any time (R3); Play checks it is a 1
         if pile >= len(self._piles):
             raise IllegalAction(f"there is no middle pile p{pile}")
         top = self._pile_top[pile]
         code = card.code
         if top + 1 == code:
-            return
+            return src
         if top // 10 == code // 10 and top >= code:
             # R3 race: the pile was where the card fits, someone was faster.
             raise PileTaken(f"p{pile} has moved on to {self._cards[top]}: someone was faster")
         raise IllegalAction(f"{card} does not fit on p{pile} (top {self._cards[top]})")
 
+    def _verify_turn(self, seat: int) -> None:
+        if not self._hand[seat]:
+            raise IllegalAction("the hand is empty: recycle the discard pile first (R3)")
+
+    def _verify_recycle(self, seat: int) -> None:
+        if self._hand[seat]:
+            raise IllegalAction("recycling only when the hand is used up (R3)")
+        if not self._discard[seat]:
+            raise IllegalAction("no cards to recycle: hand and discard pile are empty")
+
     def _verify_refill(self, seat: int, slot: int) -> None:
-        if self._options.row_refill != "manual":
+        if self._auto_refill:
             raise IllegalAction("row gaps are refilled automatically (row_refill='auto')")
         if slot >= self._row_size:
             raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
@@ -518,7 +618,7 @@ class Round:
             raise IllegalAction("the Ligretto stack is empty")
 
     def _verify_store(self, seat: int, action: Store) -> None:
-        if not self._options.row_storage:
+        if not self._storage:
             raise IllegalAction("row storage is off (R6 variant, option row_storage)")
         self._source_code(seat, action.card, action.source, None)
         slot = action.slot
@@ -534,7 +634,7 @@ class Round:
                 "descending and never the same colour (R6)"
             )
 
-    # The _do_* methods run after _verify and cannot fail.
+    # The _do_* methods run after verification and cannot fail.
 
     def _hide(self, code: int) -> None:
         self._avail[code] -= 1
@@ -546,58 +646,52 @@ class Round:
         if code % 10 == 0 or self._need[code]:
             self._fit += 1
 
-    def _do_play(self, seat: int, action: Play, events: list[Event]) -> None:
-        card = action.card
-        code = card.code
-        source = action.source
+    def _do_play(self, seat: int, action: Play, src: int, events: list[Event]) -> None:
+        code = action.card.code
         need = self._need
-        # Take the card from its place.
-        self._hide(code)
-        if source is Source.ROW:
-            slot = action.slot
-            assert slot is not None
-            cell = self._row[seat][slot]
+        avail = self._avail
+        # Take the card from its place; it is no longer open (fit: it fitted).
+        avail[code] -= 1
+        self._fit -= 1
+        if src < _STACK:
+            cell = self._row[seat][src]
             cell.pop()
             if cell:
                 self._show(cell[-1])  # R6: the card beneath becomes playable
-        elif source is Source.STACK:
+        elif src == _STACK:
             stack = self._stack[seat]
             stack.pop()
             if stack:
                 self._show(stack[-1])
         else:
             self._discard[seat].pop()
-        # Put it on the middle pile.
+        # Put it on the middle pile; the needs index follows the pile's top.
         pile = action.pile
         if pile is None:
             pile = len(self._piles)
             self._piles.append([code | seat << 6])
             self._pile_top.append(code)
-            events.append(PileOpened(seat, card, source, action.slot, pile))
+            events.append(_played(self._deck, seat, code, src, pile, True))
         else:
             self._piles[pile].append(code | seat << 6)
             self._pile_top[pile] = code
             waiting = need[code]
             waiting.remove(pile)
             if not waiting:
-                self._fit -= self._avail[code]
-            events.append(CardPlayed(seat, card, source, action.slot, pile))
+                self._fit -= avail[code]
+            events.append(_played(self._deck, seat, code, src, pile, False))
+        self._stale_piles.append(pile)
         if code % 10 == 9:
             events.append(PileClosed(seat, pile))  # R3: a 10 closes the pile
         else:
             waiting = need[code + 1]
             if not waiting:
-                self._fit += self._avail[code + 1]
+                self._fit += avail[code + 1]
             waiting.append(pile)
         self._middle[seat] += 1
         self._moves += 1
-        if (
-            source is Source.ROW
-            and self._options.row_refill == "auto"
-            and action.slot is not None
-            and not self._row[seat][action.slot]
-        ):
-            self._refill(seat, action.slot, events)
+        if src < _STACK and self._auto_refill and not self._row[seat][src]:
+            self._refill(seat, src, events)
 
     def _refill(self, seat: int, slot: int, events: list[Event]) -> None:
         """R3: the gap takes the stack top (it stays open, so avail is unchanged)."""
@@ -608,11 +702,7 @@ class Round:
         self._row[seat][slot].append(code)
         if stack:
             self._show(stack[-1])
-        events.append(RowRefilled(seat, slot, self._cards[code]))
-
-    def _do_refill(self, seat: int, slot: int, events: list[Event]) -> None:
-        self._refill(seat, slot, events)
-        self._moves += 1
+        events.append(_refilled(self._deck, seat, slot, code))
 
     def _do_turn(self, seat: int, events: list[Event]) -> None:
         hand = self._hand[seat]
@@ -623,17 +713,17 @@ class Round:
         packet.reverse()
         discard = self._discard[seat]
         discard.extend(packet)
-        events.append(CardsTurned(seat, k, self._cards[discard[-1]]))
+        events.append(_turned(self._deck, seat, k, packet[-1]))
 
     def _do_recycle(self, seat: int, events: list[Event]) -> None:
         discard = self._discard[seat]
         # Picked up face down: the first discarded card is turned first again.
         discard.reverse()
-        if self._options.recycle_shuffle:
-            self._rng.shuffle(discard)
+        if self._shuffle_recycled:
+            _shuffle(self._rng, discard)
         self._hand[seat] = discard
         self._discard[seat] = []
-        events.append(Recycled(seat, len(discard), self._options.recycle_shuffle))
+        events.append(Recycled(seat, len(discard), self._shuffle_recycled))
 
     def _do_store(self, seat: int, action: Store, events: list[Event]) -> None:
         code = action.card.code
@@ -657,7 +747,7 @@ class Round:
 
     def _reachable(self, seat: int) -> list[int]:
         """Hand and discard cards that turning can bring to the discard top (R4)."""
-        if self._options.recycle_shuffle:
+        if self._shuffle_recycled:
             # Shuffled recycling can bring any of them up.
             return self._hand[seat][::-1] + self._discard[seat]
         return cycle_tops(self._hand[seat], self._discard[seat])
@@ -676,7 +766,7 @@ class Round:
         if self._over:
             return False
         if self._fit:
-            if self._options.recycle_shuffle:
+            if self._shuffle_recycled:
                 return False
             fits = self._fits
             for seat in range(self._players):
@@ -688,11 +778,11 @@ class Round:
             for seat in range(self._players):
                 if any(fits(c) for c in self._reachable(seat)):
                     return False
-        if self._options.row_refill == "manual":
+        if not self._auto_refill:
             for seat in range(self._players):
                 if self._stack[seat] and not all(self._row[seat]):
                     return False
-        if self._options.row_storage:
+        if self._storage:
             for seat in range(self._players):
                 stack = self._stack[seat]
                 candidates = self._reachable(seat)
@@ -706,7 +796,7 @@ class Round:
         """R4: some hand or discard card fits the middle (or, R6, the own row)."""
         for seat in range(self._players):
             for c in self._hand[seat] + self._discard[seat]:
-                if self._fits(c) or (self._options.row_storage and self._can_store(seat, c)):
+                if self._fits(c) or (self._storage and self._can_store(seat, c)):
                     return True
         return False
 
@@ -718,7 +808,7 @@ class Round:
         reshuffle, and every card moves at most twice, so a round has at most
         ``2 × 40 × players + 1`` reshuffles.
         """
-        if (self._fit and self._options.recycle_shuffle) or not self.is_deadlocked():
+        if (self._fit and self._shuffle_recycled) or not self.is_deadlocked():
             return
         events.append(Deadlock())
         if (
@@ -732,9 +822,11 @@ class Round:
             for _ in range(RESHUFFLE_ATTEMPTS):
                 for seat in range(self._players):
                     cards = self._hand[seat][::-1] + self._discard[seat]
-                    self._rng.shuffle(cards)
+                    _shuffle(self._rng, cards)
                     self._hand[seat] = cards
                     self._discard[seat] = []
+                self._seat_views = [None] * self._players
+                self._seats_view = None
                 if not self.is_deadlocked():
                     return
         self._over = True
@@ -761,43 +853,68 @@ class Round:
         )
 
     def view(self, seat: int | None = None) -> TableView:
-        """What the person at ``seat`` (or a watcher, ``None``) sees (R3)."""
+        """What the person at ``seat`` (or a watcher, ``None``) sees (R3).
+
+        Cheap to call often: the seat and pile parts are immutable and cached
+        until an action changes them, so a view costs little more than
+        ``legal_actions(seat)``.
+        """
         if seat is not None:
             self._check_seat(seat)
-        cards = self._cards
-        middle = tuple(
-            PileView(pile, cards[top].colour, cards[top], len(self._piles[pile]), top % 10 == 9)
-            for pile, top in enumerate(self._pile_top)
-        )
-        seats = []
-        for s in range(self._players):
-            stack = self._stack[s]
-            discard = self._discard[s]
-            seats.append(
-                SeatView(
-                    seat=s,
-                    stack_top=cards[stack[-1]] if stack else None,
-                    stack_count=len(stack),
-                    row=tuple(
-                        RowPositionView(cards[cell[-1]] if cell else None, len(cell))
-                        for cell in self._row[s]
-                    ),
-                    discard_top=cards[discard[-1]] if discard else None,
-                    discard_count=len(discard),
-                    hand_count=len(self._hand[s]),
-                    middle_count=self._middle[s],
-                )
-            )
         return TableView(
             viewer=seat,
             players=self._players,
             options=self._options,
-            middle=middle,
-            seats=tuple(seats),
+            middle=self._middle_tuple(),
+            seats=self._seats_tuple(),
             is_over=self._over,
             caller=self._caller,
             deadlock=self._deadlock,
             actions=tuple(self.legal_actions(seat)) if seat is not None else (),
+        )
+
+    def _middle_tuple(self) -> tuple[PileView, ...]:
+        if self._stale_piles or self._middle_view is None:
+            cards = self._cards
+            views = self._pile_views
+            for pile in self._stale_piles:
+                top = self._pile_top[pile]
+                pv = PileView(
+                    pile, cards[top].colour, cards[top], len(self._piles[pile]), top % 10 == 9
+                )
+                if pile < len(views):
+                    views[pile] = pv
+                else:
+                    views.append(pv)
+            self._stale_piles = []
+            self._middle_view = tuple(views)
+        return self._middle_view
+
+    def _seats_tuple(self) -> tuple[SeatView, ...]:
+        if self._seats_view is None:
+            views = self._seat_views
+            for s in range(self._players):
+                if views[s] is None:
+                    views[s] = self._seat_view(s)
+            self._seats_view = tuple(v for v in views if v is not None)
+        return self._seats_view
+
+    def _seat_view(self, s: int) -> SeatView:
+        cards = self._cards
+        stack = self._stack[s]
+        discard = self._discard[s]
+        return SeatView(
+            seat=s,
+            stack_top=cards[stack[-1]] if stack else None,
+            stack_count=len(stack),
+            row=tuple(
+                RowPositionView(cards[cell[-1]] if cell else None, len(cell))
+                for cell in self._row[s]
+            ),
+            discard_top=cards[discard[-1]] if discard else None,
+            discard_count=len(discard),
+            hand_count=len(self._hand[s]),
+            middle_count=self._middle[s],
         )
 
     # ------------------------------------------------------ copy and snapshot
@@ -836,6 +953,14 @@ class Round:
         other._deadlock = self._deadlock
         other._reshuffles = self._reshuffles
         other._reshuffle_mark = self._reshuffle_mark
+        other._auto_refill = self._auto_refill
+        other._shuffle_recycled = self._shuffle_recycled
+        other._storage = self._storage
+        other._seat_views = self._seat_views[:]
+        other._seats_view = self._seats_view
+        other._pile_views = self._pile_views[:]
+        other._stale_piles = self._stale_piles[:]
+        other._middle_view = self._middle_view
         return other
 
     def snapshot(self) -> dict[str, Any]:
