@@ -1,0 +1,90 @@
+"""A live server and Debian's Chromium for browser tests (reusable by every page suite).
+
+``live_server`` starts the real app with uvicorn on a free 127.0.0.1 port
+in a thread, on a temporary SQLite data directory, and stops it after the
+module. ``browser`` is one Chromium per module; ``new_page`` gives fresh
+pages in their own contexts (phone 360×740 by default). ``shoot`` saves a
+screenshot into ``test-artifacts/`` (gitignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from browser_support import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    LiveServer,
+)
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("tafel-data"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip("needs Playwright and Debian's Chromium at /usr/bin/chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _context(browser: Browser, viewport: dict[str, int], **options: object) -> BrowserContext:
+    context = browser.new_context(
+        viewport=viewport,
+        device_scale_factor=2 if viewport is PHONE else 1,
+        is_mobile=viewport is PHONE,
+        has_touch=viewport is PHONE,
+        locale=str(options.pop("locale", "en-GB")),
+        **options,  # type: ignore[arg-type]
+    )
+    context.set_default_timeout(10_000)
+    return context
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """``new_page(viewport=PHONE, locale=..., color_scheme=...)``: a page in its own context."""
+    contexts: list[BrowserContext] = []
+
+    def make(viewport: dict[str, int] = PHONE, **options: object) -> Page:
+        context = _context(browser, viewport, **options)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot() -> Callable[[Page, str], Path]:
+    """Save a full-page screenshot as ``test-artifacts/<name>.png``."""
+
+    def save(page: Page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+__all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_ARGS", "DESKTOP", "PHONE", "LiveServer"]
+"""Re-exported for test modules; import them from ``browser_support``."""

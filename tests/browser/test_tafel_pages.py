@@ -1,0 +1,198 @@
+"""The Tafel in a phone's browser (Chromium at 360×740): T1–T6 end to end.
+
+One live server and one browser for the module; each test opens its own
+pages. Screenshots land in test-artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from browser_support import DESKTOP, PHONE, LiveServer
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+MINUS = "\u2212"
+
+
+def create_game(page: Page, server: LiveServer, names: list[str], *, rounds: int | None = None,
+                cards: bool = False) -> None:
+    page.goto(server.url + "/")
+    if cards:
+        page.get_by_label("Played with ordinary playing cards (up to 16 players)").check()
+    rows = page.locator("#names input[name=player]")
+    while rows.count() < len(names):
+        page.get_by_role("button", name="Add player").click()
+    for index, name in enumerate(names):
+        rows.nth(index).fill(name)
+    if rounds is not None:
+        page.locator("#rounds").fill(str(rounds))
+        page.locator("input[name=mode][value=rounds]").check()
+    page.get_by_role("button", name="Create game").last.click()
+    expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit/[\w-]+"))
+
+
+def enter_stacks(page: Page, caller: int | None, stacks: dict[int, int]) -> None:
+    if caller is not None:
+        page.locator(f"input[name=stop][value='{caller}']").check()
+    for seat, count in stacks.items():
+        page.locator(f"#stack-{seat}").fill(str(count))
+    page.get_by_role("button", name="Save stacks").click()
+
+
+def enter_middle(page: Page, middle: dict[int, int]) -> None:
+    for seat, count in middle.items():
+        page.locator(f"#middle-{seat}").fill(str(count))
+    page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
+
+
+def totals(page: Page) -> list[str]:
+    return page.locator("#players .total").all_inner_texts()
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width}px wide"  # type: ignore[index]
+
+
+def test_t2_t3_a_round_stacks_first_then_middle_with_live_preview(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server, ["Anna", "Ben", "Cleo"])
+    shoot(page, "phone-new-game-board")
+    # T2: one tap on Ligretto Stop sets Anna's stack to 0.
+    page.get_by_label("Anna: Ligretto Stop").check()
+    expect(page.locator("#stack-0")).to_have_value("0")
+    # Big steppers: three taps on + for Ben; Cleo typed directly.
+    plus = page.get_by_role("button", name="Stack for Ben: one more")
+    for _ in range(3):
+        plus.click()
+    expect(page.locator("#stack-1")).to_have_value("3")
+    page.locator("#stack-2").fill("5")
+    expect(page.locator(".entry[data-player='1'] .preview .points")).to_have_text(f"{MINUS}6")
+    shoot(page, "phone-stacks-entry")
+    page.get_by_role("button", name="Save stacks").click()
+    expect(page.locator("#status")).to_contain_text("Round 1: waiting for the middle")
+    # T3: then the middle, with the points previewed before saving (R5).
+    page.locator("#middle-1").fill("14")
+    expect(page.locator(".entry[data-player='1'] .preview .points")).to_have_text("+8")
+    page.locator("#middle-0").fill("20")
+    page.locator("#middle-2").fill("8")
+    shoot(page, "phone-middle-entry")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".message.ok")).to_have_text("Round 1 saved.")
+    assert totals(page) == ["20", "8", f"{MINUS}2"]
+    expect(page.locator("#players .player.leader .name")).to_have_text("Anna")
+    expect(page.locator("table.rounds td.caller")).to_have_count(1)
+    expect(page.locator("svg.chart polyline")).to_have_count(3)
+    assert_no_horizontal_scroll(page)
+    shoot(page, "phone-board-after-round-1")
+
+
+def test_t2_two_empty_stacks_are_refused_in_the_page(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server, ["Anna", "Ben", "Cleo"])
+    enter_stacks(page, 0, {1: 0, 2: 4})
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text(
+        "Two empty stacks (Anna & Ben): only one player can call Ligretto Stop."
+    )
+    expect(page.locator("#stack-2")).to_have_value("4")
+    expect(page.locator("#stack-1")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_text("No rounds yet.")).to_be_visible()
+    shoot(page, "phone-two-empty-stacks")
+
+
+def test_t5_rounds_game_shared_victory_after_finish_and_score(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server, ["Anna", "Ben", "Cleo"], rounds=2)
+    enter_stacks(page, 0, {1: 2, 2: 6})
+    enter_middle(page, {0: 15, 1: 14, 2: 5})  # 15, 10, −7
+    enter_stacks(page, 1, {0: 1, 2: 3})
+    enter_middle(page, {0: 12, 1: 15, 2: 9})  # 10, 15, 3: Anna 25, Ben 25, Cleo −4
+    expect(page.locator("#status")).to_contain_text("All 2 agreed rounds are played.")
+    page.get_by_role("button", name="Finish").click()
+    expect(page.locator("#status")).to_contain_text("The game is finished.")
+    page.get_by_role("button", name="Score").click()
+    status = page.locator("#status")
+    expect(status).to_contain_text("Shared victory: Anna & Ben")
+    expect(page.locator(".ranking li.winner")).to_have_count(2)
+    assert_no_horizontal_scroll(page)
+    shoot(page, "phone-rounds-game-shared-victory")
+
+
+def test_t6_the_watch_page_updates_by_itself(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    keeper = new_page()
+    create_game(keeper, live_server, ["Anna", "Ben"])
+    watch_url = keeper.locator("#watch-link").input_value()
+    assert "/edit/" not in watch_url
+    watcher = new_page()
+    watcher.goto(watch_url)
+    expect(watcher.locator("#live")).to_have_attribute("data-state", "live")
+    watcher.evaluate("window.__notReloaded = true")
+    expect(watcher.locator("form")).to_have_count(0)
+    enter_stacks(keeper, 1, {0: 2})
+    enter_middle(keeper, {0: 15, 1: 12})
+    expect(watcher.locator("#players .total").first).to_have_text("11", timeout=3000)
+    assert watcher.evaluate("window.__notReloaded") is True
+    expect(watcher.locator("table.rounds tbody tr")).to_have_count(1)
+    shoot(watcher, "phone-watch-page")
+
+
+def test_language_switch_shows_german_and_norwegian(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="DE Deutsch").click()
+    expect(page.get_by_role("heading", name="Neue Partie")).to_be_visible()
+    expect(page.get_by_role("button", name="Partie anlegen").last).to_be_visible()
+    page.get_by_role("link", name="NB Norsk bokmål").click()
+    expect(page.get_by_role("button", name="Opprett spill").last).to_be_visible()
+    shoot(page, "phone-start-nb")
+    # The choice sticks: the board of a new game speaks Norwegian too.
+    for index, name in enumerate(["Kari", "Ola"]):
+        page.locator("#names input[name=player]").nth(index).fill(name)
+    page.get_by_role("button", name="Opprett spill").last.click()
+    expect(page.get_by_role("button", name="Lagre bunkene")).to_be_visible()
+
+
+def test_many_players_and_desktop_screenshots(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    six = new_page()
+    create_game(six, live_server, ["Anna", "Benedikt", "Cleo", "Dagny", "Emil", "Friederike"])
+    enter_stacks(six, 2, {0: 3, 1: 5, 3: 1, 4: 7, 5: 2})
+    enter_middle(six, {0: 12, 1: 9, 2: 18, 3: 14, 4: 4, 5: 11})
+    assert_no_horizontal_scroll(six)
+    shoot(six, "phone-six-players")
+
+    sixteen = new_page()
+    create_game(sixteen, live_server, [f"Spieler {i + 1}" for i in range(16)], cards=True)
+    enter_stacks(sixteen, 0, {seat: 2 for seat in range(1, 16)})
+    enter_middle(sixteen, {seat: 10 + seat % 5 for seat in range(16)})
+    assert_no_horizontal_scroll(sixteen)
+    shoot(sixteen, "phone-sixteen-players")
+
+    desktop = new_page(DESKTOP)
+    desktop.goto(six.url)
+    shoot(desktop, "desktop-board")
+    desktop.goto(live_server.url + "/")
+    shoot(desktop, "desktop-start")
+
+    dark = new_page(PHONE, color_scheme="dark")
+    dark.goto(six.url)
+    shoot(dark, "phone-dark-board")
