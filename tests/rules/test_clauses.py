@@ -14,6 +14,7 @@ from ligretto.rules import (
     CardPlayed,
     CardsTurned,
     Colour,
+    Event,
     IllegalAction,
     LigrettoStop,
     MalformedAction,
@@ -519,3 +520,70 @@ def test_from_snapshot_rejects_a_card_in_two_places() -> None:
     snap["seats"][0]["hand"].append(snap["seats"][0]["stack"][0])
     with pytest.raises(MalformedAction, match="twice"):
         Round.from_snapshot(snap)
+
+
+def test_r1_cards_deck_plays_by_suit_ace_opens() -> None:
+    options = RuleOptions(deck="cards")
+    r = build(
+        [
+            seat("S6 S7 S5", ["H1", "H2", "D9", "C9", "S9"]),
+            seat("C4 C5", ["H9", "D8", "C8", "S8", "H8"]),
+        ],
+        options=options,
+    )
+    assert {str(a) for a in r.legal_actions(0) if isinstance(a, Play)} == {"play H1 row0 new"}
+    events = r.apply(0, Action.parse("play H1 row0 new"))
+    assert str(events[0]) == "0 opened H1 row0 p0"
+    r.apply(0, Action.parse("play H2 row1 p0"))
+    assert str(r.view(None).middle[0].top) == "H2"
+    with pytest.raises(IllegalAction, match="deck"):
+        r.apply(0, Action.parse("play R3 row0 p0"))  # a Ligretto card in a cards round
+
+
+def test_events_text_round_trips() -> None:
+    texts = [
+        "0 played R5 row2 p3",
+        "1 opened B1 stack p4",
+        "2 closed p3",
+        "0 refilled row2 G7",
+        "3 stored R5 stack row2",
+        "0 turned 3 Y7",
+        "0 recycled 27 shuffled",
+        "1 recycled 4 kept",
+        "5 ligretto-stop",
+        "deadlock",
+        "reshuffle 2",
+        "round-over caller 0",
+        "round-over deadlock",
+    ]
+    for text in texts:
+        assert str(Event.parse(text)) == text
+    for bad in ("", "0 jumped", "round-over", "x played R5 row2 p3"):
+        with pytest.raises(MalformedAction):
+            Event.parse(bad)
+
+
+def test_copy_is_independent_and_reseeding_changes_future_shuffles() -> None:
+    options = RuleOptions()
+    r = Round.deal(2, 4, options)
+    while r.view(0).seats[0].hand_count:
+        r.apply(0, Turn())
+    same, other = r.copy(), r.copy(seed=12345)
+    r.apply(0, Recycle())
+    same.apply(0, Recycle())
+    other.apply(0, Recycle())
+    assert same.snapshot() == r.snapshot()
+    assert other.snapshot()["seats"][0]["hand"] != r.snapshot()["seats"][0]["hand"]
+    same.apply(0, Turn())
+    assert same.snapshot() != r.snapshot()  # the copy moved on alone
+
+
+def test_error_codes_are_machine_readable() -> None:
+    assert (IllegalAction.code, PileTaken.code, RoundOver.code, MalformedAction.code) == (
+        "illegal",
+        "pile_taken",
+        "round_over",
+        "malformed",
+    )
+    for cls in (IllegalAction, PileTaken, RoundOver, MalformedAction):
+        assert issubclass(cls, RuleError) and issubclass(cls, ValueError)
