@@ -71,3 +71,10 @@ def test_paired_comparison_detects_a_shift_and_not_noise() -> None:
     assert not paired_comparison(noisy, base).significant
     with pytest.raises(ValueError):
         paired_comparison([1.0], [1.0, 2.0])
+
+
+def test_wilson_interval_contains_the_rate_at_the_ends() -> None:
+    for successes in (0, 40):
+        p = estimate_proportion(successes, 40)
+        assert p.low <= p.rate <= p.high
+        assert p.low >= 0.0 and p.high <= 1.0

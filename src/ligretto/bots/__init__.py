@@ -18,12 +18,14 @@ from ligretto.bots.strategies import (
     strategy_names,
 )
 from ligretto.bots.timing import LEVELS, Level, ReactionModel, reaction_model
+from ligretto.bots.view import BotView
 
 __all__ = [
     "LEVELS",
     "STRATEGIES",
     "Bot",
     "BotSpec",
+    "BotView",
     "Decision",
     "Level",
     "ReactionModel",

@@ -93,11 +93,11 @@ class ReactionModel:
 
 # Calibration: see docs/bots.md ("Timing calibration").
 LEVELS: dict[Level, ReactionModel] = {
-    Level.EASY: ReactionModel(Level.EASY, notice_median=1.5, move_median=0.9, turn_median=1.6),
-    Level.MEDIUM: ReactionModel(Level.MEDIUM, notice_median=1.0, move_median=0.7, turn_median=1.2),
-    Level.HARD: ReactionModel(Level.HARD, notice_median=0.7, move_median=0.5, turn_median=0.9),
+    Level.EASY: ReactionModel(Level.EASY, notice_median=2.2, move_median=1.2, turn_median=2.8),
+    Level.MEDIUM: ReactionModel(Level.MEDIUM, notice_median=1.6, move_median=0.9, turn_median=2.0),
+    Level.HARD: ReactionModel(Level.HARD, notice_median=1.2, move_median=0.7, turn_median=1.5),
     Level.EXPERT: ReactionModel(
-        Level.EXPERT, notice_median=0.5, move_median=0.4, turn_median=0.7, sigma=0.3
+        Level.EXPERT, notice_median=0.8, move_median=0.5, turn_median=1.0, sigma=0.3
     ),
 }
 

@@ -167,7 +167,10 @@ def estimate_proportion(successes: float, n: float, confidence: float = 0.95) ->
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return Proportion(n, successes, p, max(0.0, centre - half), min(1.0, centre + half))
+    # rounding can put an end a hair past p when p is 0 or 1: keep p inside
+    low = min(max(0.0, centre - half), p)
+    high = max(min(1.0, centre + half), p)
+    return Proportion(n, successes, p, low, high)
 
 
 @dataclass(frozen=True, slots=True)
