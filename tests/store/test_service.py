@@ -202,3 +202,28 @@ def test_concurrent_round_openings_save_exactly_one(service: TafelService) -> No
         t.join()
     assert sorted(outcomes) == ["round_pending"] * 3 + ["saved"]
     assert len(service.get_game(gid).game.rounds) == 1
+
+
+def test_t6_writes_see_changes_made_by_another_process(engine: Engine) -> None:
+    # Two services on one database stand for two server processes: each keeps
+    # the last written game in memory, which must never hide the other's write.
+    first, second = TafelService(engine), TafelService(engine)
+    made = first.create_game(["Anna", "Ben"])
+    gid, token = made.stored.id, made.edit_token
+    first.open_round(gid, token, [0, 3])
+    first.complete_round(gid, token, 1, [12, 14])
+    second.correct_round(gid, token, 1, middle=[20, 14])
+    second.open_round(gid, token, [3, 0])
+    result = first.complete_round(gid, token, 2, [10, 20])
+    assert result.stored.version == 6
+    assert result.stored.game.totals == (20 + 4, 8 + 20)
+    assert first.get_game(gid).game.totals == (24, 28)
+
+
+def test_returned_game_is_the_callers_own(service: TafelService) -> None:
+    made = service.create_game(["Anna", "Ben"])
+    gid, token = made.stored.id, made.edit_token
+    result = service.open_round(gid, token, [0, 3])
+    result.stored.game.rounds.clear()  # whatever a caller does with its copy …
+    done = service.complete_round(gid, token, 1, [12, 14])
+    assert done.stored.game.totals == (12, 8)  # … the next write is unaffected

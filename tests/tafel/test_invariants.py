@@ -97,3 +97,20 @@ def test_t6_removing_the_last_round_restores_the_previous_totals(game: Game) -> 
     except RoundOrderError:
         # Only a decided target game or a full rounds game may refuse a round.
         assert game.status is Status.FINISHED
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_t4_totals_kept_round_by_round_equal_a_fresh_count(game: Game) -> None:
+    fresh = Game.restore(
+        game.players,
+        mode=game.mode,
+        target=game.target,
+        agreed_rounds=game.agreed_rounds,
+        deck=game.deck,
+        row_storage=game.row_storage,
+        rounds=game.rounds,
+        closed=game.closed,
+        scored=game.scored,
+    )
+    assert describe(fresh) == describe(game)

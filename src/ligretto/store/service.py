@@ -23,6 +23,8 @@ import io
 import json
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,7 +35,16 @@ from sqlalchemy.engine import Connection
 
 from ligretto.store.database import writer
 from ligretto.store.models import EventRow, GameRow, RoundRow
-from ligretto.tafel import Deck, Game, Mode, Round, describe, describe_round, from_description
+from ligretto.tafel import (
+    Deck,
+    Game,
+    Mode,
+    Round,
+    TafelError,
+    describe,
+    describe_round,
+    from_description,
+)
 from ligretto.tafel.game import names_to_counts
 
 Counts = Mapping[str, object] | Sequence[object]
@@ -118,7 +129,10 @@ class WriteResult:
         game = self.stored.game
         totals = None
         if self.round.complete and self.round.number <= len(game.rounds):
-            totals = game.running_totals()[self.round.number - 1]
+            if self.round.number == game.complete_rounds:
+                totals = game.totals  # the usual case, without a second pass
+            else:
+                totals = game.running_totals()[self.round.number - 1]
         return describe_round(game, self.round, totals)
 
 
@@ -140,6 +154,12 @@ class HistoryEntry:
             "round": self.round,
             "detail": self.detail,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    version: int
+    game: Game
 
 
 @dataclass(slots=True)
@@ -178,10 +198,15 @@ class TafelService:
     (e.g. :meth:`ligretto.store.hub.ChangeHub.publish`).
     """
 
+    cache_size = 256
+    """How many recently written games are kept in memory for the next write."""
+
     def __init__(self, engine: Engine, listeners: Iterable[ChangeListener] = ()) -> None:
         self.engine = engine
         self._writer = writer(engine)
         self.listeners: list[ChangeListener] = list(listeners)
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     # ------------------------------------------------------------------ reads
     def get_game(self, game_id: str) -> StoredGame:
@@ -492,7 +517,15 @@ class TafelService:
         return self._write(game_id, token, expected_version, act)
 
     # --------------------------------------------------------------- internals
-    def _load(self, conn: Connection, game_id: str, *, lock: str | None) -> tuple[StoredGame, str]:
+    def _load(
+        self,
+        conn: Connection,
+        game_id: str,
+        *,
+        lock: str | None,
+        cached: _Cached | None = None,
+    ) -> tuple[StoredGame, str]:
+        """Read a game; with ``cached`` at the stored version, skip reading its rounds."""
         if not _is_game_id(game_id):
             raise GameNotFound(str(game_id))
         query = select(GameRow).where(GameRow.id == game_id)
@@ -503,35 +536,51 @@ class TafelService:
         row = conn.execute(query).one_or_none()
         if row is None:
             raise GameNotFound(game_id)
-        round_rows = conn.execute(
+        if cached is not None and cached.version == row.version:
+            game = cached.game
+        else:
+            game = Game.restore(
+                json.loads(row.players),
+                mode=row.mode,
+                target=row.target,
+                agreed_rounds=row.agreed_rounds,
+                deck=row.deck,
+                row_storage=row.row_storage,
+                rounds=self._load_rounds(conn, game_id),
+                closed=row.closed,
+                scored=row.scored,
+            )
+        stored = StoredGame(
+            row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at)
+        )
+        return stored, row.token_hash
+
+    @staticmethod
+    def _load_rounds(conn: Connection, game_id: str) -> list[Round]:
+        rows = conn.execute(
             select(RoundRow.n, RoundRow.stacks, RoundRow.middle, RoundRow.confirmed)
             .where(RoundRow.game_id == game_id)
             .order_by(RoundRow.n)
         ).all()
-        rounds = [
+        return [
             Round(
                 r.n,
                 tuple(json.loads(r.stacks)),
                 None if r.middle is None else tuple(json.loads(r.middle)),
                 r.confirmed,
             )
-            for r in round_rows
+            for r in rows
         ]
-        game = Game.restore(
-            json.loads(row.players),
-            mode=row.mode,
-            target=row.target,
-            agreed_rounds=row.agreed_rounds,
-            deck=row.deck,
-            row_storage=row.row_storage,
-            rounds=rounds,
-            closed=row.closed,
-            scored=row.scored,
-        )
-        stored = StoredGame(
-            row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at)
-        )
-        return stored, row.token_hash
+
+    def _take_cached(self, game_id: str) -> _Cached | None:
+        with self._cache_lock:
+            return self._cache.pop(game_id, None)
+
+    def _keep_cached(self, game_id: str, version: int, game: Game) -> None:
+        with self._cache_lock:
+            self._cache[game_id] = _Cached(version, game)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
 
     def _write(
         self,
@@ -540,15 +589,28 @@ class TafelService:
         expected_version: int | None,
         act: Callable[[Game], _Change],
     ) -> WriteResult:
+        # The game of the last write is kept in memory and used again when the
+        # stored version (read under the row lock) still matches: then a write
+        # reads one row and writes one round, however long the game is. Any
+        # other writer, in this process or another, bumps the version first.
+        cached = self._take_cached(game_id)
         with self._writer.begin() as conn:
-            stored, token_hash = self._load(conn, game_id, lock="update")
+            stored, token_hash = self._load(conn, game_id, lock="update", cached=cached)
             if not _token_ok(token_hash, token):
+                self._keep_cached(game_id, stored.version, stored.game)
                 raise Forbidden()
             if expected_version is not None and expected_version != stored.version:
+                self._keep_cached(game_id, stored.version, stored.game)
                 raise VersionConflict(expected_version, stored.version)
             game = stored.game
-            change = act(game)  # a refused action raises here: nothing was written
+            try:
+                change = act(game)  # a refused action raises here: nothing was written
+            except TafelError:
+                # The domain verifies before it changes anything (DESIGN.md).
+                self._keep_cached(game_id, stored.version, game)
+                raise
             if not change.changed:
+                self._keep_cached(game_id, stored.version, game)
                 return WriteResult(stored, change.round)
             now = _now()
             version = stored.version + 1
@@ -585,6 +647,9 @@ class TafelService:
                 .values(version=version, closed=game.closed, scored=game.scored, updated_at=now)
             )
             self._record(conn, game_id, version, now, change)
+        # Only after the commit: a failed commit leaves nothing cached. The
+        # caller gets its own copy, so nothing it does can alter the cache.
+        self._keep_cached(game_id, version, game.copy())
         result = WriteResult(
             StoredGame(game_id, version, game, stored.created_at, now), change.round
         )

@@ -19,6 +19,7 @@ game by itself).
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -135,23 +136,33 @@ def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _scan(game: Game, rounds: Sequence[Round]) -> _Scan:
-    totals = [0] * len(game.players)
-    reached = False
-    decided: int | None = None
-    complete = 0
+def _scan(game: Game, rounds: Sequence[Round], start: _Scan | None = None) -> _Scan:
+    """Totals and the T4 outcome over ``rounds``, continuing from ``start`` if given."""
+    if start is None:
+        totals = [0] * len(game.players)
+        reached, decided, complete = False, None, 0
+    else:
+        totals = list(start.totals)
+        reached, decided, complete = (
+            start.target_reached,
+            start.decided_after,
+            start.complete_rounds,
+        )
+    seats = range(len(totals))
+    target = game.target if game.mode is Mode.TARGET else None
     for rnd in rounds:
-        points = rnd.points
-        if points is None:
+        middle = rnd.middle
+        if middle is None:
             break
+        stacks = rnd.stacks
         complete += 1
-        for seat, p in enumerate(points):
-            totals[seat] += p
-        if game.mode is Mode.TARGET and decided is None:
+        for seat in seats:
+            totals[seat] += middle[seat] - 2 * stacks[seat]  # R5
+        if target is not None and decided is None:
             top = max(totals)
             # T4: once anyone has the target, the first round after which a
             # single player has the highest total ends the game.
-            if game.target is not None and top >= game.target:
+            if top >= target:
                 reached = True
             if reached and totals.count(top) == 1:
                 decided = complete
@@ -231,6 +242,12 @@ class Game:
         game.closed = closed
         game.scored = scored
         return game
+
+    def copy(self) -> Game:
+        """An independent copy (rounds are immutable values, so this is cheap)."""
+        other = copy.copy(self)
+        other.rounds = list(self.rounds)
+        return other
 
     # ------------------------------------------------------------ derived values
     def _state(self) -> _Scan:
@@ -535,7 +552,7 @@ class Game:
         checked = self.check_stacks(stacks)
         rnd = Round(len(self.rounds) + 1, checked)
         self.rounds.append(rnd)
-        self._changed()
+        # A pending round adds no points (T2): the derived values still hold.
         return rnd
 
     def complete_round(
@@ -556,7 +573,10 @@ class Game:
         checked = self.check_middle(old.stacks, middle, confirm=confirm)
         rnd = Round(number, old.stacks, checked, confirmed=confirm)
         self.rounds[number - 1] = rnd
-        self._changed()
+        state = self._scan_cache
+        # Completing the last round extends the totals by one round instead of
+        # summing every round again (an entry costs the same in round 500).
+        self._scan_cache = None if state is None else _scan(self, [rnd], state)
         return rnd
 
     def correct_round(
