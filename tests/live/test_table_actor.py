@@ -168,7 +168,7 @@ def tafel(tmp_path: Path) -> TafelScoreKeeper:
     return TafelScoreKeeper(TafelService(engine))
 
 
-BOTS = [("stack-first", "expert"), ("greedy", "hard"), ("mine", "medium"), ("random", "easy")]
+BOTS = [("stack-first", "expert"), ("greedy", "hard"), ("watchful", "medium"), ("random", "easy")]
 
 
 async def play_game(

@@ -410,7 +410,7 @@ class Table:
         """Seat a bot (used by table creation and by ``add_bot``)."""
         seat = self.seats[index]
         seat.kind, seat.strategy, seat.level = "bot", strategy, level
-        seat.name = self._unique_name(f"Bot {index + 1} ({strategy}, {level})")
+        seat.name = self._unique_name(f"Bot {index + 1} ({strategy})")
         seat.generation += 1
 
     def seat_human(self, index: int, name: str) -> str:

@@ -15,7 +15,8 @@ from ligretto.tafel import ImplausibleRoundError
 
 
 def default_board_url(game_id: str) -> str:
-    return f"/games/{game_id}"
+    """The Tafel's read-only watch page of a game."""
+    return f"/g/{game_id}"
 
 
 class TafelScoreKeeper:

@@ -9,10 +9,13 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 
 from ligretto import __version__
+from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.pages import install as install_pages
+from ligretto.web.play import router as play_router
+from ligretto.web.play import start_tables, stop_tables
 from ligretto.web.settings import Settings
 
 
@@ -31,9 +34,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        start_tables(_app, scorekeeper=TafelScoreKeeper(service))  # online play
         try:
             yield
         finally:
+            await stop_tables(_app)
             hub.close()  # ends every live-update stream
             engine.dispose()
 
@@ -52,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # --- web pages: include their routers and mount static files here -------
     install_pages(app)  # the Tafel pages and /static; their "/" comes first
+    app.include_router(play_router)  # online play: /play, /api/tables, the WebSocket
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home() -> str:

@@ -1,5 +1,12 @@
 """Online play over the web: table creation, the game page, the WebSocket."""
 
-from ligretto.web.play.routes import router, start_tables, stop_tables
+from fastapi import APIRouter
+
+from ligretto.web.play import pages, routes
+from ligretto.web.play.routes import start_tables, stop_tables
+
+router = APIRouter()
+router.include_router(routes.router)
+router.include_router(pages.router)
 
 __all__ = ["router", "start_tables", "stop_tables"]

@@ -49,7 +49,12 @@ def start_tables(
     scorekeeper: ScoreKeeper | None = None,
     settings: TableSettings | None = None,
 ) -> TableRegistry:
-    """Give the app its table registry (in the lifespan, before serving)."""
+    """Give the app its table registry (in the lifespan, before serving).
+
+    Timing comes from ``settings``, else from ``app.state.table_settings``
+    (tests set faster bots there), else the defaults.
+    """
+    settings = settings or getattr(app.state, "table_settings", None)
     registry = TableRegistry(scorekeeper=scorekeeper, settings=settings)
     app.state.tables = registry
     return registry
@@ -62,7 +67,7 @@ async def stop_tables(app: FastAPI) -> None:
         await registry.stop()
 
 
-def _registry(app: object) -> TableRegistry:
+def registry_of(app: object) -> TableRegistry:
     registry: TableRegistry | None = getattr(getattr(app, "state", None), "tables", None)
     if registry is None:  # pragma: no cover - a wiring error, not user input
         raise HTTPException(503, "online play is not running")
@@ -160,7 +165,7 @@ def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
 async def post_table(spec: CreateTable, request: Request) -> TableCreated:
     """Open a table; the answer holds the host's secret token and the invite link."""
     try:
-        table = create_table(_registry(request.app), spec)
+        table = create_table(registry_of(request.app), spec)
     except RuntimeError as exc:
         raise HTTPException(503, str(exc)) from None
     base = str(request.base_url).rstrip("/")
@@ -179,7 +184,7 @@ async def post_table(spec: CreateTable, request: Request) -> TableCreated:
 @router.get("/api/tables/{code}", tags=["online play"])
 async def get_table(code: str, request: Request) -> TableInfo:
     """A table's seats and phase, as anyone at it may see them."""
-    table = _registry(request.app).get(code)
+    table = registry_of(request.app).get(code)
     if table is None:
         raise HTTPException(404, "no table with this code")
     return table.info()
@@ -204,7 +209,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 @router.websocket("/play/{code}/ws")
 async def table_socket(websocket: WebSocket, code: str) -> None:
     """One client of one table; see docs/protocol.md."""
-    table = _registry(websocket.app).get(code)
+    table = registry_of(websocket.app).get(code)
     await websocket.accept()
     if table is None:
         await websocket.send_text(

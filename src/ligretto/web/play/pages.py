@@ -1,0 +1,152 @@
+"""The pages of online play: open a table, and the table itself.
+
+Server-rendered in the reader's language like the Tafel pages; the game
+runs in ``static/play/table.js`` over the WebSocket (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from ligretto.bots import strategy_names
+from ligretto.live.protocol import LEVELS
+from ligretto.web.pages.rendering import render
+from ligretto.web.play.routes import (
+    BotIn,
+    CreateTable,
+    EndIn,
+    OptionsIn,
+    create_table,
+    registry_of,
+)
+
+router = APIRouter(include_in_schema=False)
+
+MAX_SEATS = 16
+# Strategies offered on the page, the stronger ones first.
+OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
+
+
+def _strategies() -> list[str]:
+    known = strategy_names()
+    return [s for s in OFFERED if s in known] + [s for s in known if s not in OFFERED]
+
+
+def _form_defaults() -> dict[str, Any]:
+    return {
+        "name": "",
+        "seats": 4,
+        "deck": "ligretto",
+        "row_refill": "auto",
+        "recycle_shuffle": True,
+        "deadlock": "end",
+        "row_storage": False,
+        "mode": "target",
+        "target": "99",
+        "target_other": "",
+        "rounds": 8,
+        # Seat 1 is the host; by default the other three are bots.
+        "seat_kinds": ["watchful", "stack-first", "greedy"] + ["open"] * (MAX_SEATS - 4),
+        "seat_levels": ["medium"] * (MAX_SEATS - 1),
+    }
+
+
+def _new_page(
+    request: Request, form: dict[str, Any], errors: list[str], status: int = 200
+) -> HTMLResponse:
+    return render(
+        request,
+        "play/new.html",
+        {
+            "form": form,
+            "errors": errors,
+            "strategies": _strategies(),
+            "levels": LEVELS,
+            "max_seats": MAX_SEATS,
+        },
+        status_code=status,
+        path="/play",
+    )
+
+
+@router.get("/play", response_class=HTMLResponse)
+async def new_table_page(request: Request) -> HTMLResponse:
+    return _new_page(request, _form_defaults(), [])
+
+
+@router.post("/play", response_model=None)
+async def new_table(request: Request) -> Response:
+    """Open a table from the form; the host lands at the table with their token."""
+    data = await request.form()
+
+    def text(key: str, default: str = "") -> str:
+        value = data.get(key, default)
+        return value.strip() if isinstance(value, str) else default
+
+    form = _form_defaults()
+    form.update(
+        name=text("name"),
+        seats=text("seats", "4"),
+        deck="cards" if text("deck") == "cards" else "ligretto",
+        row_refill="manual" if text("row_refill") == "manual" else "auto",
+        recycle_shuffle=text("recycle_shuffle", "1") != "0",
+        deadlock="reshuffle" if text("deadlock") == "reshuffle" else "end",
+        row_storage=bool(text("row_storage")),
+        mode="rounds" if text("mode") == "rounds" else "target",
+        target=text("target", "99"),
+        target_other=text("target_other"),
+        rounds=text("rounds", "8"),
+        seat_kinds=[text(f"seat{i}", "open") for i in range(1, MAX_SEATS)],
+        seat_levels=[text(f"level{i}", "medium") for i in range(1, MAX_SEATS)],
+    )
+    errors: list[str] = []
+    try:
+        seats = int(form["seats"])
+        target = int(form["target_other"] if form["target"] == "other" else form["target"])
+        rounds = int(form["rounds"])
+    except ValueError:
+        errors.append("seats, target and rounds are whole numbers")
+        return _new_page(request, form, errors, 422)
+    bots = [
+        BotIn(seat=i + 1, strategy=kind, level=form["seat_levels"][i])
+        for i, kind in enumerate(form["seat_kinds"][: max(0, seats - 1)])
+        if kind != "open"
+    ]
+    try:
+        spec = CreateTable(
+            seats=seats,
+            name=form["name"] or None,
+            options=OptionsIn(
+                deck=form["deck"],
+                row_refill=form["row_refill"],
+                recycle_shuffle=form["recycle_shuffle"],
+                deadlock=form["deadlock"],
+                row_storage=form["row_storage"],
+            ),
+            end=EndIn(mode=form["mode"], target=target, rounds=rounds),
+            bots=bots,
+        )
+    except ValidationError as exc:
+        errors.extend(
+            str(e["msg"]).removeprefix("Value error, ") for e in exc.errors(include_url=False)
+        )
+        return _new_page(request, form, errors, 422)
+    table = create_table(registry_of(request.app), spec)
+    # The token travels in the fragment: it never reaches a server log.
+    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+
+
+@router.get("/play/{code}", response_class=HTMLResponse)
+async def table_page(request: Request, code: str) -> HTMLResponse:
+    table = registry_of(request.app).get(code)
+    if table is None:
+        return render(request, "play/missing.html", {"code": code[:12]}, status_code=404)
+    return render(
+        request,
+        "play/table.html",
+        {"code": table.code, "strategies": _strategies(), "levels": LEVELS},
+    )

@@ -1,0 +1,212 @@
+"""Online play in Chromium: a person and three bots play a round to its end.
+
+The person's moves are made on the page the way a player makes them: by
+clicking a card that fits (and a pile when several fit) or turning three
+hand cards. Bots are the expert level with their delays shortened by the
+table's test setting. Screenshots (phone and desktop) go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from ligretto.live.table import TableSettings
+from ligretto.web.app import create_app
+from ligretto.web.settings import Settings
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+
+
+class PlayServer:
+    """The real app under uvicorn on a free 127.0.0.1 port, with fast bots."""
+
+    def __init__(self, data_dir: Path) -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        app = create_app(Settings(data_dir=data_dir, database_url=None))
+        # Bots at a quarter of their expert reaction time, a short countdown.
+        app.state.table_settings = TableSettings(
+            countdown=1.5, between_rounds=30.0, away_after=30.0, bot_pace=0.25
+        )
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", timeout_graceful_shutdown=1
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+LiveServer = PlayServer
+
+
+@pytest.fixture(scope="module")
+def play_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    server = PlayServer(tmp_path_factory.mktemp("play-data"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[NewPage]:
+    contexts: list[BrowserContext] = []
+
+    def make(viewport: dict[str, int] = PHONE) -> Page:
+        phone = viewport is PHONE
+        context = browser.new_context(
+            viewport=viewport,
+            device_scale_factor=2 if phone else 1,
+            is_mobile=phone,
+            has_touch=phone,
+            locale="en-GB",
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot() -> Shoot:
+    def save(page: Page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+def open_table(page: Page, server: LiveServer, *, rounds: int = 1) -> str:
+    page.goto(server.url + "/play")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("4")
+    for seat, strategy in ((1, "watchful"), (2, "stack-first"), (3, "greedy")):
+        page.locator(f"#seat{seat}").select_option(strategy)
+        page.locator(f"#level{seat}").select_option("expert")
+    page.locator("input[name=mode][value=rounds]").check()
+    page.locator("#rounds").fill(str(rounds))
+    page.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[1]
+    expect(page.locator("#seat-list li")).to_have_count(4)
+    return code
+
+
+def play_until_round_over(page: Page, shoot: Shoot, name: str, limit: float = 120.0) -> int:
+    """Click playable cards like a quick player until the scores appear."""
+    scores = page.locator("#scores")
+    moves = 0
+    shot = False
+    deadline = time.monotonic() + limit
+    while not scores.is_visible():
+        assert time.monotonic() < deadline, "the round did not end"
+        if page.locator("#countdown").is_visible():
+            page.wait_for_timeout(100)
+            continue
+        card = page.locator("#mine button.card.can:not(.flying):not([data-source=hand])")
+        try:
+            if card.count():
+                card.first.click(timeout=1000)
+                target = page.locator("#middle .card.target")
+                if target.count():
+                    target.first.click(timeout=1000)
+            else:
+                page.keyboard.press("Space")  # turn three (R3)
+            moves += 1
+        except Exception:  # the view changed under the click: look again
+            pass
+        if moves == 12 and not shot:
+            shoot(page, name)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"the table is {width}px wide"  # type: ignore[index]
+            shot = True
+        page.wait_for_timeout(120)
+    return moves
+
+
+def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
+    play_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(PHONE)
+    code = open_table(page, play_server)
+    shoot(page, "play-phone-lobby")
+    # A second person watches from a laptop.
+    watcher = new_page(DESKTOP)
+    watcher.goto(f"{play_server.url}/play/{code}")
+    expect(watcher.locator("#connection")).to_contain_text("watching")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#my-row .card")).to_have_count(3)  # R2: three with four players
+    moves = play_until_round_over(page, shoot, "play-phone-round")
+    assert moves > 0
+    shoot(watcher, "play-desktop-watcher")
+    scores = page.locator("#scores")
+    expect(scores.locator("#score-rows tr")).to_have_count(4)
+    expect(scores).to_contain_text("game is over")
+    shoot(page, "play-phone-scores")
+    shown = scores.locator("#score-rows tr").all_inner_texts()
+    totals = [row.split("\t")[-1].strip() for row in shown]
+    names = [row.split("\t")[0].replace("★", "").strip() for row in shown]
+    # The round is on the table's Tafel game, one click away.
+    link = page.locator("#scores-board")
+    expect(link).to_be_visible()
+    href = link.get_attribute("href")
+    assert href is not None and href.startswith("/g/")
+    board = new_page(PHONE)
+    board.goto(play_server.url + href)
+    expect(board.locator("#players .total")).to_have_count(4)
+    assert board.locator("#players .total").all_inner_texts() == totals
+    for player in names:
+        expect(board.locator("#players")).to_contain_text(player)
+    shoot(board, "play-phone-tafel-board")
+
+
+def test_the_table_on_a_desktop_with_keyboard_play(
+    play_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(DESKTOP)
+    open_table(page, play_server)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#countdown")).to_be_visible()
+    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    hand = page.locator("#my-hand .count")
+    before = int(hand.inner_text())
+    page.keyboard.press("Space")  # turn three hand cards (R3)
+    expect(hand).to_have_text(str(before - 3))
+    expect(page.locator("#my-discard .card:not(.empty)")).to_have_count(1)
+    page.wait_for_timeout(1500)
+    shoot(page, "play-desktop-table")
