@@ -21,7 +21,8 @@ def _run_json(*args: str) -> dict[str, Any]:
 
 
 def _is_interval(value: dict[str, Any]) -> bool:
-    return value["ci_low"] <= value["mean" if "mean" in value else "rate"] <= value["ci_high"]
+    centre = value["mean" if "mean" in value else "rate"]
+    return bool(value["ci_low"] <= centre <= value["ci_high"])
 
 
 def test_json_schema_of_a_rounds_run() -> None:

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from ligretto.bots.strategies import Strategy, get_strategy
-from ligretto.bots.timing import Level, ReactionModel, reaction_model
+from ligretto.bots.timing import Level, ReactionModel, reaction_model, standard_normal
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Refill, Store, Turn
 
@@ -79,7 +79,7 @@ class Bot:
             median = timing.move_median
         else:  # waiting: look again after a notice time
             median = timing.notice_median
-        return action, median * math.exp(timing.sigma * rng.gauss())
+        return action, median * math.exp(timing.sigma * standard_normal(rng))
 
     def __repr__(self) -> str:
         return f"<bot {self.spec}>"

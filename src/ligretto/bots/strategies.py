@@ -87,11 +87,21 @@ def _chores(actions: Sequence[Action]) -> Action | None:
     """What to do when nothing is played: refill a gap, else turn or recycle (R3)."""
     fallback: Action | None = None
     for action in actions:
-        if isinstance(action, Refill):
+        kind = type(action)
+        if kind is Refill:
             return action
-        if fallback is None and isinstance(action, Turn | Recycle):
+        if fallback is None and (kind is Turn or kind is Recycle):
             fallback = action
     return fallback
+
+
+def _refill(view: BotView) -> Action | None:
+    """A manual refill (R3), if one is possible: only with ``row_refill="manual"``."""
+    if view.options.row_refill == "manual":
+        for action in view.actions:
+            if type(action) is Refill:
+                return action
+    return None
 
 
 @register
@@ -120,12 +130,17 @@ class Greedy(Strategy):
         return _chores(view.actions)
 
 
-def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | None:
-    for source in order:
-        for play in plays:
-            if play.source is source:
-                return play
-    return None
+def _first_by_source(plays: Sequence[Play], rank: dict[Source, int]) -> Play | None:
+    """The first play from the best-ranked source (rank 0 is best)."""
+    best: Play | None = None
+    best_rank = len(rank)
+    for play in plays:
+        r = rank[play.source]
+        if r < best_rank:
+            best, best_rank = play, r
+            if r == 0:
+                break
+    return best
 
 
 @register
@@ -141,15 +156,17 @@ class StackFirst(Strategy):
     summary = "R7: refill at once; stack top, then row, then discard; else turn"
     order: ClassVar[tuple[Source, ...]] = (Source.STACK, Source.ROW, Source.DISCARD)
 
+    def __init__(self) -> None:
+        self._rank = {source: i for i, source in enumerate(self.order)}
+
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
-        actions = view.actions
-        for action in actions:
-            if isinstance(action, Refill):
-                return action
-        play = _first_by_source(view.plays, self.order)
+        refill = _refill(view)
+        if refill is not None:
+            return refill
+        play = _first_by_source(view.plays, self._rank)
         if play is not None:
             return play
-        return _chores(actions)
+        return _chores(view.actions)
 
 
 @register
@@ -200,10 +217,10 @@ class RaceAware(Strategy):
     contested_bonus: ClassVar[int] = 15
 
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
+        refill = _refill(view)
+        if refill is not None:
+            return refill
         actions = view.actions
-        for action in actions:
-            if isinstance(action, Refill):
-                return action
         plays = view.plays
         if len(plays) == 1:
             return plays[0]

@@ -12,7 +12,7 @@ the races):
 Human reaction and movement times are right-skewed: most are near a typical
 value, a few are much slower (a distraction, a second look). A lognormal
 distribution has exactly that shape and is the usual model for them, so each
-time is ``median * exp(sigma * N(0, 1))``.
+time is ``median * exp(sigma * z)`` with ``z`` drawn from N(0, 1).
 
 The medians are calibrated so that a simulated four-player round with the
 same level at every seat lasts what a round at a real table lasts: roughly
@@ -25,10 +25,26 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["LEVELS", "Level", "ReactionModel", "reaction_model"]
+__all__ = ["LEVELS", "Level", "ReactionModel", "reaction_model", "standard_normal"]
+
+_Z_BITS = 12
+_Z = tuple(statistics.NormalDist().inv_cdf((i + 0.5) / (1 << _Z_BITS)) for i in range(1 << _Z_BITS))
+"""The 4096 quantile midpoints of N(0, 1), for inverse-transform sampling."""
+
+
+def standard_normal(rng: random.Random) -> float:
+    """A draw from N(0, 1) by table look-up: one ``getrandbits`` call.
+
+    A bot delay is drawn for every simulated decision, and this is several
+    times cheaper than ``rng.gauss()``. The table holds 4096 equally likely
+    quantiles, so the draw is exact to well below a millisecond of delay;
+    only beyond 3.7 standard deviations (one draw in 4,000) is the tail cut.
+    """
+    return _Z[rng.getrandbits(_Z_BITS)]
 
 
 class Level(StrEnum):
@@ -62,23 +78,22 @@ class ReactionModel:
         if self.sigma < 0:
             raise ValueError("sigma must not be negative")
 
-    # ``median * exp(sigma * z)`` is the same distribution as
-    # ``rng.lognormvariate(log(median), sigma)`` and a little faster.
+    # ``median * exp(sigma * z)`` is ``lognormvariate(log(median), sigma)``.
     def notice(self, rng: random.Random) -> float:
         """Time to notice a card that fits."""
-        return self.notice_median * math.exp(self.sigma * rng.gauss())
+        return self.notice_median * math.exp(self.sigma * standard_normal(rng))
 
     def move(self, rng: random.Random) -> float:
         """Time to move a card once it has been noticed."""
-        return self.move_median * math.exp(self.sigma * rng.gauss())
+        return self.move_median * math.exp(self.sigma * standard_normal(rng))
 
     def play(self, rng: random.Random) -> float:
         """Notice a fitting card, then move it: the delay of a play."""
-        return (self.notice_median + self.move_median) * math.exp(self.sigma * rng.gauss())
+        return (self.notice_median + self.move_median) * math.exp(self.sigma * standard_normal(rng))
 
     def turn(self, rng: random.Random) -> float:
         """Time to turn three hand cards (or pick up the discard pile)."""
-        return self.turn_median * math.exp(self.sigma * rng.gauss())
+        return self.turn_median * math.exp(self.sigma * standard_normal(rng))
 
     @property
     def mean_play(self) -> float:
