@@ -238,3 +238,15 @@ def test_malformed_if_match_refused(new_game: NewGame) -> None:
     assert response.status_code == 422
     assert response.json()["code"] == "bad_if_match"
     assert game.get()["version"] == 1
+
+
+def test_t3_counts_of_the_wrong_shape_get_a_readable_message(new_game: NewGame) -> None:
+    game = new_game()
+    game.open([0, 3, 5])
+    response = game.client.put(game.url("/rounds/1"), json={"middle": "lots"}, headers=game.auth)
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "invalid_request"
+    assert body["detail"] == (
+        "middle: Input should be a valid dictionary or Input should be a valid list"
+    )

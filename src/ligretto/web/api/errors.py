@@ -67,7 +67,11 @@ async def _conflict(_request: Request, exc: Exception) -> Response:
 
 
 def _where(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    # Leave out where the value came from and pydantic's union branch names
+    # ("dict[str,any]"): a person needs the field, not the schema internals.
+    parts = [
+        str(p) for p in loc if p not in ("body", "query", "path", "header") and "[" not in str(p)
+    ]
     return ".".join(parts) or "request"
 
 
@@ -84,7 +88,13 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
         }
         for e in exc.errors()
     ]
-    message = "; ".join(f"{_where(tuple(e['loc']))}: {e['msg']}" for e in errors)
+    by_field: dict[str, list[str]] = {}
+    for e in errors:
+        messages = by_field.setdefault(_where(tuple(e["loc"])), [])
+        if e["msg"] not in messages:
+            messages.append(e["msg"])
+    # A union (counts by name or a list) fails once per branch: say "or".
+    message = "; ".join(f"{field}: {' or '.join(msgs)}" for field, msgs in by_field.items())
     return JSONResponse(
         error_body("invalid_request", message or "the request is not valid", errors=errors),
         status_code=422,

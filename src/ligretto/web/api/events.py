@@ -7,9 +7,11 @@ when the version grows. Streams end when the server shuts down.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
+import anyio
 from fastapi import APIRouter
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
@@ -39,13 +41,28 @@ async def events(game_id: str, service: Service, hub: Hub) -> EventSourceRespons
         subscription.close()
         raise
 
-    async def stream() -> AsyncIterator[ServerSentEvent]:
-        with subscription:
-            sent = current
-            yield _event(game_id, current)
-            async for version in subscription:
-                if version > sent:
-                    sent = version
-                    yield _event(game_id, version)
+    shutdown = anyio.Event()
 
-    return EventSourceResponse(stream(), ping=PING_SECONDS)
+    async def end_on_shutdown() -> None:
+        await shutdown.wait()
+        subscription.close()
+
+    async def stream() -> AsyncIterator[ServerSentEvent]:
+        # On server shutdown sse-starlette sets ``shutdown``; closing the
+        # subscription then ends this generator, so the response completes
+        # normally instead of being cancelled.
+        watcher = asyncio.create_task(end_on_shutdown())
+        try:
+            with subscription:
+                sent = current
+                yield _event(game_id, current)
+                async for version in subscription:
+                    if version > sent:
+                        sent = version
+                        yield _event(game_id, version)
+        finally:
+            watcher.cancel()
+
+    return EventSourceResponse(
+        stream(), ping=PING_SECONDS, shutdown_event=shutdown, shutdown_grace_period=1.0
+    )
