@@ -143,7 +143,8 @@ def running_totals_svg(
     number of rounds (at least one). *title* and *description* become the
     SVG's accessible name and description; *round_label* names the x axis
     (all three come translated from the page). A *target* (T1 target mode)
-    is drawn as a dashed line so the table sees how far everyone still has.
+    is drawn as a dashed line so the table sees how far everyone still has,
+    once the leader has half of it.
     """
     rounds = len(series[0].totals) if series else 0
     if rounds == 0 or any(len(s.totals) != rounds for s in series):
@@ -156,6 +157,10 @@ def running_totals_svg(
     plot_bottom = HEIGHT - MARGIN_BOTTOM
 
     values = [0, *(v for s in series for v in s.totals)]
+    # Early on the target would squash every line near zero: it joins the
+    # axis once the leader is half way there.
+    if target is not None and max(values) * 2 < target:
+        target = None
     if target is not None:
         values.append(target)
     low, high = min(values), max(values)

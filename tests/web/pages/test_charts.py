@@ -74,8 +74,13 @@ def test_names_are_escaped() -> None:
     assert "&lt;b&gt;&amp;Bo" in str(svg)
 
 
+def test_target_line_waits_until_the_leader_is_half_way() -> None:
+    early = draw([Series("Anna", (8,)), Series("Ben", (-6,))], target=99)
+    assert not [el for el in early.iter(f"{SVG}line") if el.attrib.get("class") == "chart-target"]
+
+
 def test_target_line_is_drawn_and_inside_the_axis() -> None:
-    root = draw([Series("Anna", (8,)), Series("Ben", (-6,))], target=99)
+    root = draw([Series("Anna", (8, 52)), Series("Ben", (-6, 3))], target=99)
     target = [el for el in root.iter(f"{SVG}line") if el.attrib.get("class") == "chart-target"]
     assert len(target) == 1
     ticks = [int(t.text or "0") for t in root.iter(f"{SVG}text") if "dominant-baseline" in t.attrib

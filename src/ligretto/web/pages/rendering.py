@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 
@@ -67,6 +68,10 @@ def environment(language: str) -> Environment:
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
     env.globals["static_url"] = static_url
+    # An image, not the emoji: not every phone's font has a trophy.
+    env.globals["trophy"] = Markup(
+        f'<img class="trophy" src="{static_url("icons/trophy.svg")}" alt="" width="24" height="24">'
+    )
     return env
 
 
@@ -111,10 +116,14 @@ def render(
     a cookie so the next pages speak it too.
     """
     language = request_language(request)
-    html = environment(language).get_template(template).render(
-        lang=language,
-        language_links=language_links(request, path),
-        **context,
+    html = (
+        environment(language)
+        .get_template(template)
+        .render(
+            lang=language,
+            language_links=language_links(request, path),
+            **context,
+        )
     )
     response = HTMLResponse(html, status_code=status_code)
     if request.query_params.get("lang") in LANGUAGES:

@@ -127,7 +127,7 @@ const info = JSON.parse(document.getElementById("game-info")?.textContent || "nu
 if (info) rememberGame(info);
 
 // --- live updates: reload the board when another phone saves (T6) ---
-const board = document.getElementById("board");
+const board = document.getElementById("board-top");
 const live = document.getElementById("live");
 const stale = document.getElementById("stale");
 const editing = Boolean(document.querySelector("form[data-entry]") || (info && info.edit));
@@ -143,7 +143,12 @@ async function refresh() {
       const version = Number(response.headers.get("X-Game-Version") || 0);
       if (version && version === shownVersion) return;
       const html = await response.text();
-      board.innerHTML = html;
+      const parts = document.createElement("template");
+      parts.innerHTML = html;
+      for (const part of parts.content.querySelectorAll("[data-part]")) {
+        const target = document.getElementById(part.dataset.part);
+        if (target) target.innerHTML = part.innerHTML;
+      }
       shownVersion = version;
       board.dataset.version = String(version);
       // The entry forms carry the version they were made for; another
