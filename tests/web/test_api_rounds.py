@@ -250,3 +250,11 @@ def test_t3_counts_of_the_wrong_shape_get_a_readable_message(new_game: NewGame) 
     assert body["detail"] == (
         "middle: Input should be a valid dictionary or Input should be a valid list"
     )
+
+
+def test_write_without_token_is_403_before_the_body_is_judged(new_game: NewGame) -> None:
+    game = new_game()
+    response = game.client.post(game.url("/rounds"), json={"stacks": "nonsense"})
+    assert response.status_code == 403
+    assert response.json()["code"] == "forbidden"
+    assert response.headers["www-authenticate"] == "Bearer"

@@ -26,14 +26,21 @@ def edit_token(
     authorization: Annotated[
         str | None, Header(description="`Bearer <edit_token>` from the game's creation")
     ] = None,
-) -> str | None:
-    """The token from ``Authorization: Bearer <token>``; the service checks it."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    return token.strip() or None
+) -> str:
+    """The token from ``Authorization: Bearer <token>``; the service checks its value.
+
+    A write without any token is refused here, before its body is even read:
+    someone without the edit link learns nothing about the game (403).
+    """
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(
+            403,
+            "forbidden",
+            "this needs the game's edit link (send Authorization: Bearer <edit_token>)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return token.strip()
 
 
 def expected_version(
@@ -68,5 +75,5 @@ def edit_path(game_id: str, token: str) -> str:
 
 Service = Annotated[TafelService, Depends(tafel_service)]
 Hub = Annotated[ChangeHub, Depends(change_hub)]
-EditToken = Annotated[str | None, Depends(edit_token)]
+EditToken = Annotated[str, Depends(edit_token)]
 ExpectedVersion = Annotated[int | None, Depends(expected_version)]

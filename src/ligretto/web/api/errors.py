@@ -21,11 +21,20 @@ from ligretto.tafel import NoSuchRoundError, TafelError
 class ApiError(Exception):
     """An error answer raised by a route or dependency."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
         self.extra = extra
 
 
@@ -35,7 +44,11 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 async def _api_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse(error_body(exc.code, exc.message, **exc.extra), status_code=exc.status)
+    return JSONResponse(
+        error_body(exc.code, exc.message, **exc.extra),
+        status_code=exc.status,
+        headers=exc.headers,
+    )
 
 
 async def _tafel_error(_request: Request, exc: Exception) -> Response:
