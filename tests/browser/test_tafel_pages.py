@@ -32,8 +32,8 @@ def create_game(page: Page, server: LiveServer, names: list[str], *, rounds: int
     for index, name in enumerate(names):
         rows.nth(index).fill(name)
     if rounds is not None:
-        page.locator("#rounds").fill(str(rounds))
         page.locator("input[name=mode][value=rounds]").check()
+        page.locator("#rounds").fill(str(rounds))
     page.get_by_role("button", name="Create game").last.click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit/[\w-]+"))
 
@@ -94,6 +94,21 @@ def test_t2_t3_a_round_stacks_first_then_middle_with_live_preview(
     expect(page.locator("svg.chart polyline")).to_have_count(3)
     assert_no_horizontal_scroll(page)
     shoot(page, "phone-board-after-round-1")
+    page.emulate_media(media="print")
+    shoot(page, "print-board")
+    page.emulate_media(media="screen")
+    # T6: correct the round from its number in the table; the totals follow.
+    page.get_by_role("link", name="Correct round 1").click()
+    expect(page.locator("#middle-1")).to_have_value("14")
+    shoot(page, "phone-correct-round")
+    page.locator("#middle-1").fill("16")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator(".message.ok")).to_have_text("Round 1 corrected.")
+    assert totals(page) == ["20", "10", f"{MINUS}2"]
+    page.get_by_role("link", name="Change history").click()
+    expect(page.locator(".history li")).to_have_count(4)
+    expect(page.locator(".history li").first).to_contain_text("Round 1 corrected")
+    shoot(page, "phone-history")
 
 
 def test_t2_two_empty_stacks_are_refused_in_the_page(

@@ -189,7 +189,7 @@ def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
     assert "No rounds yet." in client.get(edit).text
     history = client.get(f"{edit}/history").text
     for line in ("Game created", "Round 1: stacks entered", "Round 1: middle entered",
-                 "Round 1 corrected", "Round 1 removed"):
+                 "Round 1 corrected", "Stacks: Ben 2 → 4", "Round 1 removed"):
         assert line in history
 
 

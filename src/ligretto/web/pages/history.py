@@ -46,18 +46,34 @@ def _counts(language: str, label: str, counts: Mapping[str, Any] | None) -> str 
     return f"{gettext(language, label)}: {values}"
 
 
+def _changes(language: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """What a correction changed, per count: "Middle: Ben 14 → 16" (T6)."""
+    lines = []
+    for key, label in (("stacks", N_("Stacks")), ("middle", N_("Middle"))):
+        old, new = before.get(key) or {}, after.get(key) or {}
+        changed = [
+            f"{name} {_number(old.get(name))} → {_number(new.get(name))}"
+            for name in new
+            if old.get(name) != new.get(name)
+        ]
+        if changed:
+            lines.append(f"{gettext(language, label)}: {', '.join(changed)}")
+    return lines or [gettext(language, N_("no numbers changed"))]
+
+
+def _number(value: Any) -> str:
+    return "–" if value is None else format_points(int(value))
+
+
 def _details(language: str, detail: Mapping[str, Any]) -> list[str]:
+    before, after = detail.get("before"), detail.get("after")
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        return _changes(language, before, after)
     lines: list[str] = []
-    stack_label, middle_label = N_("Stacks"), N_("Middle")
-    for key, prefix in (("before", N_("before")), ("after", N_("after")), ("removed", None)):
-        part = detail.get(key)
-        if isinstance(part, Mapping):
-            for label, key_counts in (("stacks", stack_label), ("middle", middle_label)):
-                line = _counts(language, key_counts, part.get(label))
-                if line:
-                    lines.append(f"{gettext(language, prefix)} · {line}" if prefix else line)
-    for key, label in (("stacks", stack_label), ("middle", middle_label)):
-        line = _counts(language, label, detail.get(key))
+    removed = detail.get("removed")
+    counts = removed if isinstance(removed, Mapping) else detail
+    for key, label in (("stacks", N_("Stacks")), ("middle", N_("Middle"))):
+        line = _counts(language, label, counts.get(key))
         if line:
             lines.append(line)
     if detail.get("confirmed"):

@@ -81,18 +81,24 @@ function updatePreview(input) {
     }
     output.innerHTML = value === null ? "" : `<span class="points">${fmt(-2 * value)}</span><span class="formula">−2 × ${value}</span>`;
   } else {
-    const stack = Number(output.dataset.stack);
-    const total = Number(output.dataset.total);
+    // On the correction page the stack is being edited in the same form.
+    const stackInput = output.closest("form")?.querySelector(`#stack-${output.dataset.seat}`);
+    const typed = stackInput ? readNumber(stackInput) : null;
+    const stack = typed === null ? Number(output.dataset.stack) : typed;
     if (value === null) { output.textContent = ""; return; }
     const points = value - 2 * stack;
-    const words = output.closest("form")?.dataset;
-    output.innerHTML = `<span class="points">${signed(points)}</span><span class="formula">${value} − 2 × ${stack} · Σ ${fmt(total + points)}</span>`;
-    output.title = words?.previewTitle || "";
+    const sum = output.dataset.total === undefined ? "" : ` · Σ ${fmt(Number(output.dataset.total) + points)}`;
+    output.innerHTML = `<span class="points">${signed(points)}</span><span class="formula">${value} − 2 × ${stack}${sum}</span>`;
   }
 }
 
 document.addEventListener("input", (event) => {
-  if (event.target.matches(".entry input[type=number]")) updatePreview(event.target);
+  if (!event.target.matches(".entry input[type=number]")) return;
+  updatePreview(event.target);
+  // A changed stack changes that player's points in the middle step too.
+  const seat = event.target.id.startsWith("stack-") ? event.target.id.slice(6) : null;
+  const middle = seat === null ? null : document.getElementById(`middle-${seat}`);
+  if (middle) updatePreview(middle);
 });
 document.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
 

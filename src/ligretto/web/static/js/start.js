@@ -88,6 +88,19 @@ if (form && list) {
     if (other) other.checked = true;
   });
   form.querySelector("#rounds")?.addEventListener("input", () => pick("rounds"));
+  // Show only the settings of the chosen mode (without JS all stay visible).
+  const syncMode = () => {
+    const mode = form.querySelector('input[name="mode"]:checked')?.value || "target";
+    const other = form.querySelector('input[name="target"][value="other"]')?.checked;
+    document.getElementById("target-settings").hidden = mode !== "target";
+    document.getElementById("rounds-settings").hidden = mode !== "rounds";
+    document.getElementById("target-other-row").hidden = !other;
+  };
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "mode" || event.target.name === "target") syncMode();
+    if (event.target.value === "other") form.querySelector("#target-other")?.focus();
+  });
+  syncMode();
   renumber();
 }
 
