@@ -211,3 +211,26 @@ def test_many_players_and_desktop_screenshots(
     dark = new_page(PHONE, color_scheme="dark")
     dark.goto(six.url)
     shoot(dark, "phone-dark-board")
+
+
+def test_t6_two_scorekeepers_a_stale_entry_is_refused_with_a_reload(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    first = new_page()
+    create_game(first, live_server, ["Anna", "Ben"])
+    edit_link = first.locator("#edit-link").input_value()
+    second = new_page()
+    second.goto(edit_link)
+    expect(second.locator("#live")).to_have_attribute("data-state", "live")
+    enter_stacks(first, 0, {1: 4})
+    # The second phone learns of it at once, and its open form is stale.
+    expect(second.locator("#stale")).to_be_visible(timeout=3000)
+    expect(second.locator("#status")).to_contain_text("Round 1: waiting for the middle")
+    second.locator("#stack-0").fill("2")
+    second.get_by_label("Ben: Ligretto Stop").check()
+    second.get_by_role("button", name="Save stacks").click()
+    expect(second.get_by_role("alert")).to_contain_text("Another phone saved first.")
+    shoot(second, "phone-conflict")
+    # The reloaded page offers the middle of the round the first phone opened.
+    second.get_by_role("link", name="Reload").first.click()
+    expect(second.get_by_role("button", name="Save round 1")).to_be_visible()

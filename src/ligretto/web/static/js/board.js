@@ -111,6 +111,16 @@ document.addEventListener("focusin", (event) => {
 document.getElementById("entry-errors")?.focus();
 
 // --- sharing and printing ---
+// Phones offer their own share sheet (messengers, AirDrop …) where they can.
+for (const button of document.querySelectorAll("[data-share]")) {
+  if (!navigator.share) continue;
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    const url = document.getElementById(button.dataset.share).value;
+    navigator.share({ title: button.dataset.title, url }).catch(() => {});
+  });
+}
+
 document.addEventListener("click", async (event) => {
   const copy = event.target.closest("[data-copy]");
   if (copy) {
@@ -160,6 +170,11 @@ async function refresh() {
       // The entry forms carry the version they were made for; another
       // phone's save makes them stale: say so instead of failing later.
       if (editing && stale) stale.hidden = false;
+      // The status was replaced with the board; a persistent live region
+      // lets screen readers hear what changed (T6: several phones).
+      const announce = document.getElementById("announce");
+      const status = document.getElementById("status");
+      if (announce && status) announce.textContent = status.textContent.replace(/\s+/g, " ").trim();
       const meta = response.headers.get("X-Game-Info");
       if (meta && info) rememberGame({ ...info, ...JSON.parse(decodeURIComponent(meta)) });
     } finally {
