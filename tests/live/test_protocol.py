@@ -72,3 +72,15 @@ def test_oversized_messages_are_refused_before_parsing() -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client_message(raw)
     assert caught.value.code is Reason.TOO_LARGE
+
+
+def test_a_view_read_back_from_the_wire_equals_the_engines_view() -> None:
+    from ligretto.live.client import view_from_dict
+    from ligretto.rules.options import RuleOptions
+    from ligretto.rules.round import Round
+
+    rnd = Round.deal(3, 5, RuleOptions(deck="cards", row_storage=True))
+    rnd.apply(1, rnd.legal_actions(1)[-1])
+    for seat in (0, 1, None):
+        view = rnd.view(seat)
+        assert view_from_dict(json.loads(json.dumps(view.to_dict()))) == view

@@ -197,13 +197,16 @@ async def get_table(code: str, request: Request) -> TableInfo:
 
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
     """Send what the table queued for this connection, in order."""
-    while True:
-        text = await conn.outbox.get()
-        if text is None or conn.overflowed:
-            with contextlib.suppress(Exception):
-                await websocket.close(1008 if conn.overflowed else 1000)
-            return
-        await websocket.send_text(text)
+    try:
+        while True:
+            text = await conn.outbox.get()
+            if text is None or conn.overflowed:
+                with contextlib.suppress(Exception):
+                    await websocket.close(1008 if conn.overflowed else 1000)
+                return
+            await websocket.send_text(text)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return  # the client went away; the receiving side tells the table
 
 
 @router.websocket("/play/{code}/ws")
