@@ -8,6 +8,7 @@ from ligretto.bots import Bot, make_bot
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import RoundLimits, simulate_round
 from ligretto.sim.run import SimConfig, run_rounds
+from ligretto.sim.seeds import derive_seed
 
 
 def _bots(*names: str) -> list[Bot]:
@@ -69,3 +70,14 @@ def test_one_and_two_workers_give_identical_records() -> None:
     assert one == two
     assert [r.index for r in one] == list(range(230))
     assert run_rounds(SimConfig.from_names(config.labels, seed=8), 5) != one[:5]
+
+
+def test_r4_a_deal_that_is_already_a_deadlock_ends_at_once() -> None:
+    # derive_seed(1, 413) without recycle shuffling deals a table on which no
+    # card can ever be played (found by the simulator; R4 "deadlock")
+    bots = _bots("stack-first:medium", "mine:medium", "stack-first:medium", "mine:medium")
+    options = RuleOptions(recycle_shuffle=False)
+    rec = simulate_round(bots, derive_seed(1, 413), options)
+    assert rec.deadlock and not rec.stalled
+    assert rec.seconds == 0 and sum(rec.actions) == 0
+    assert rec.points == (-20, -20, -20, -20)

@@ -163,8 +163,9 @@ def simulate_round(
         seq += 1
         push(heap, (now + delay, seq, seat, generation[seat]))
 
-    for seat in range(n):  # "Ligretto!": everyone starts looking at once (R3)
-        decide(seat)
+    if not rnd.is_over:  # (a deal can already be a deadlock, R4)
+        for seat in range(n):  # "Ligretto!": everyone starts looking at once (R3)
+            decide(seat)
 
     total = 0
     looks = 0
