@@ -1,0 +1,353 @@
+"""Online play under load: many tables of bot clients over real WebSockets.
+
+A real server process (``create_app`` under uvicorn) on 127.0.0.1; in this
+process, every seat of every table is a client of its own WebSocket that
+plays like a person: it decides from the view it was sent (a
+``ligretto.bots`` strategy) and waits its reaction time (the bots' level,
+``medium`` by default: human pace) before it sends the move.  Reported:
+concurrent seats held, moves per second, and the p50/p99 time from sending
+a move to receiving the answer to it (its event, or the refusal of a lost
+race).  Client and server share this machine's cores, so the latency
+includes client-side queueing; treat the numbers as rough.
+
+    .venv/bin/python benchmarks/live.py [--tables 250] [--seats 4] [--seconds 60]
+
+It stops by itself after the measured window (and never runs longer than
+``--seconds`` plus the connection ramp and a fixed grace period).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from ligretto.bots import make_bot
+from ligretto.live.client import view_from_dict
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+
+
+# --------------------------------------------------------------------------
+# the server process
+# --------------------------------------------------------------------------
+
+
+def serve(port: int, data_dir: str) -> None:
+    import uvicorn
+
+    from ligretto.live.table import TableSettings
+    from ligretto.web.app import create_app
+    from ligretto.web.settings import Settings
+
+    _raise_fd_limit()
+    app = create_app(Settings(data_dir=Path(data_dir), database_url=None))
+    app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        backlog=4096,
+        timeout_graceful_shutdown=2,
+    )
+
+
+# --------------------------------------------------------------------------
+# the clients
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, answered moves
+    accepted: int = 0
+    races_lost: int = 0
+    other_refusals: int = 0
+    connected: int = 0
+    peak_connected: int = 0
+    errors: int = 0
+    rounds_seen: int = 0
+    window_start: float = 0.0
+    window_end: float = 0.0
+
+    def measuring(self, now: float) -> bool:
+        return self.window_start <= now < self.window_end
+
+
+async def seat_client(
+    url: str,
+    join: dict[str, Any],
+    strategy: str,
+    level: str,
+    seed: int,
+    stats: Stats,
+    stop_at: float,
+    joined: asyncio.Event,
+    go: asyncio.Event | None,
+) -> None:
+    bot = make_bot(strategy, level)
+    rng = random.Random(seed)
+    view: str | None = None  # the latest message carrying a view, unparsed
+    playing = False
+    due: float | None = None  # when the decided move is sent
+    planned: str | None = None
+    pending: tuple[int, float] | None = None  # (ref, sent at)
+    ref = 0
+    try:
+        async with websockets.connect(url, max_size=2**20, compression=None) as ws:
+            stats.connected += 1
+            stats.peak_connected = max(stats.peak_connected, stats.connected)
+            await ws.send(json.dumps({"v": 1, "type": "join", **join}))
+            while True:
+                now = time.perf_counter()
+                if now >= stop_at:
+                    break
+                if due is not None and now >= due and pending is None:
+                    due = None
+                    if playing and planned is not None:
+                        ref += 1
+                        pending = (ref, time.perf_counter())
+                        await ws.send(
+                            json.dumps({"v": 1, "type": "move", "action": planned, "ref": ref})
+                        )
+                    planned = None
+                timeout = stop_at - now if due is None else max(0.0, due - now)
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=timeout)
+                except TimeoutError:
+                    continue
+                # The server writes fields in a fixed order ({"v":1,"type":…),
+                # so the kind and the echoed ref are read without parsing
+                # the whole message; a view is parsed only when this seat
+                # decides (a person, too, looks up only when ready to act).
+                text = raw if isinstance(raw, str) else raw.decode()
+                kind = text[15 : text.index('"', 15)]
+                if kind == "events" or kind == "refused":
+                    if kind == "events":
+                        view = text
+                    # An event ends with its ref; a refusal has it before "action".
+                    mark = f'"ref":{pending[0]}' if pending is not None else ""
+                    if pending is not None and (
+                        text.endswith(mark + "}") or (kind == "refused" and mark + "," in text)
+                    ):
+                        answered = time.perf_counter()
+                        if stats.measuring(answered):
+                            stats.latencies.append(answered - pending[1])
+                            if kind == "events":
+                                stats.accepted += 1
+                            elif '"code":"pile_taken"' in text:
+                                stats.races_lost += 1
+                            else:
+                                stats.other_refusals += 1
+                        pending = None
+                elif kind == "view":
+                    view = text
+                elif kind == "table":
+                    playing = '"phase":"playing"' in text
+                elif kind == "welcome":
+                    joined.set()
+                    if go is not None:
+                        await go.wait()
+                        await ws.send(json.dumps({"v": 1, "type": "start"}))
+                elif kind == "round_over":
+                    if join.get("token"):
+                        stats.rounds_seen += 1
+                    planned, due = None, None
+                if playing and view is not None and pending is None and due is None:
+                    # Decide now from what this seat sees; act after the
+                    # reaction time (the card may be gone by then: R3).
+                    seen = view_from_dict(json.loads(view)["view"])
+                    action, delay = bot.timed(seen, rng)
+                    planned = None if action is None else str(action)
+                    due = time.perf_counter() + delay
+    except (OSError, websockets.WebSocketException):
+        stats.errors += 1
+    finally:
+        stats.connected -= 1
+
+
+async def drive(
+    base: str, tables: int, seats: int, seconds: float, level: str, ramp: float
+) -> Stats:
+    stats = Stats()
+    ws_base = "ws" + base[4:]
+    strategies = ["stack-first", "greedy", "watchful", "race-aware"]
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        created = []
+        for t in range(tables):
+            response = await http.post(
+                "/api/tables",
+                json={"seats": seats, "name": "P0", "end": {"mode": "rounds", "rounds": 100}},
+            )
+            response.raise_for_status()
+            created.append(response.json())
+            if t % 50 == 49:
+                await asyncio.sleep(0)
+    start = time.perf_counter()
+    stats.window_start = start + ramp + 4.0  # after the ramp and the first countdown
+    stats.window_end = stats.window_start + seconds
+    stop_at = stats.window_end + 0.5
+    tasks = []
+    for t, table in enumerate(created):
+        url = f"{ws_base}/play/{table['code']}/ws"
+        go = asyncio.Event()
+        joined_all = []
+        for seat in range(seats):
+            joined = asyncio.Event()
+            joined_all.append(joined)
+            join = {"token": table["host_token"]} if seat == 0 else {"name": f"P{seat}"}
+            tasks.append(
+                asyncio.create_task(
+                    seat_client(
+                        url,
+                        join,
+                        strategies[seat % len(strategies)],
+                        level,
+                        t * 100 + seat,
+                        stats,
+                        stop_at,
+                        joined,
+                        go if seat == 0 else None,
+                    )
+                )
+            )
+
+        async def starter(events: list[asyncio.Event], go: asyncio.Event) -> None:
+            for event in events:
+                await event.wait()
+            go.set()
+
+        tasks.append(asyncio.create_task(starter(joined_all, go)))
+        # Spread the connections over the ramp so the server is not hit at once.
+        await asyncio.sleep(ramp / tables)
+    await asyncio.wait(tasks, timeout=seconds + ramp + 30)
+    for task in tasks:
+        task.cancel()
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured window")
+    parser.add_argument("--level", default="medium", help="the clients' reaction-time level")
+    parser.add_argument("--ramp", type=float, default=15.0, help="seconds to connect everyone")
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DATA_DIR"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(int(args.serve[0]), args.serve[1])
+        return
+    if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
+        parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
+    _raise_fd_limit()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port), data_dir],
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(base + "/api/tables/NONE", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.2)
+            cpu_before = _cpu_seconds(server.pid)
+            client_before = time.process_time()
+            wall_before = time.monotonic()
+            stats = asyncio.run(
+                drive(base, args.tables, args.seats, args.seconds, args.level, args.ramp)
+            )
+            server_cpu = _cpu_seconds(server.pid) - cpu_before
+            client_cpu = time.process_time() - client_before
+            wall = time.monotonic() - wall_before
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    seats = args.tables * args.seats
+    answered = len(stats.latencies)
+    print(f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}")
+    print(
+        f"concurrent seats held (peak): {stats.peak_connected}; connection errors: {stats.errors}"
+    )
+    print(
+        f"measured window: {args.seconds:.0f} s; rounds finished (all tables): {stats.rounds_seen}"
+    )
+    if not answered:
+        print("no moves answered in the window")
+        return
+    print(
+        f"moves answered: {answered} = {answered / args.seconds:.0f}/s "
+        f"(accepted {stats.accepted}, races lost {stats.races_lost}, "
+        f"other refusals {stats.other_refusals})"
+    )
+    ms = [x * 1000 for x in stats.latencies]
+    print(
+        f"move -> answer latency: p50 {statistics.median(ms):.1f} ms, "
+        f"p90 {percentile(ms, 0.90):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+        f"max {max(ms):.1f} ms"
+    )
+    if server_cpu >= 0:
+        print(
+            f"CPU over {wall:.0f} s: server {server_cpu / wall * 100:.0f} % of one core, "
+            f"clients {client_cpu / wall * 100:.0f} %; load average {os.getloadavg()[0]:.1f}"
+        )
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc), or -inf."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+    except (OSError, IndexError, ValueError):
+        return float("-inf")
+
+
+if __name__ == "__main__":
+    main()
