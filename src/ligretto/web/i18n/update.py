@@ -41,7 +41,8 @@ def main() -> None:
     with english.open("rb") as po:
         catalog = read_po(po, locale="en")
     for message in catalog:
-        if message.id and not message.string:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.id and not all(strings):
             message.string = message.id
     with english.open("wb") as po:
         write_po(po, catalog, omit_header=False, no_location=True, width=0)
