@@ -55,6 +55,16 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+def _cpu_ms(pid: int) -> float | None:
+    """CPU time (user + system) the server process has used so far, in ms (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def _describe(label: str, values: list[float]) -> str:
     return (
         f"{label:<22} median {statistics.median(values):6.2f} ms   "
@@ -96,6 +106,7 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
             client.headers["Authorization"] = f"Bearer {created['edit_token']}"
             entries: list[float] = []
             per_round: list[float] = []
+            cpu: dict[int, float | None] = {0: _cpu_ms(process.pid)}
             for n in range(1, rounds + 1):
                 stacks, middle = _round(n)
                 t0 = time.perf_counter()
@@ -107,17 +118,30 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
                     raise RuntimeError(f"round {n}: {opened.text} {done.text}")
                 entries += [(t1 - t0) * 1000, (t2 - t1) * 1000]
                 per_round.append((t2 - t0) * 1000)
+                if n in (50, rounds - 50, rounds):
+                    cpu[n] = _cpu_ms(process.pid)
             status = done.json()["status"]
-            t0 = time.perf_counter()
-            board = client.get(f"/api/games/{gid}")
-            full_get = (time.perf_counter() - t0) * 1000
+            gets: list[float] = []
+            for _ in range(9):
+                t0 = time.perf_counter()
+                board = client.get(f"/api/games/{gid}")
+                gets.append((time.perf_counter() - t0) * 1000)
+            full_get = statistics.median(gets)
         print(f"-- {label}: {rounds} rounds, game still {status!r}")
         print(_describe("per entry (all)", entries))
         print(_describe("per round (all)", per_round))
         print(_describe("entries rounds 1-50", entries[:100]))
         print(_describe(f"entries rounds {rounds - 49}-{rounds}", entries[-100:]))
+        first, before_last, last = cpu.get(0), cpu.get(rounds - 50), cpu.get(rounds)
+        if first is not None and before_last is not None and last is not None:
+            # Server CPU per entry hardly depends on what else the machine runs.
+            early = (cpu[50] or 0.0) - first
+            print(
+                f"{'server CPU per entry':<22} rounds 1-50 {early / 100:5.2f} ms   "
+                f"rounds {rounds - 49}-{rounds} {(last - before_last) / 100:5.2f} ms"
+            )
         print(
-            f"{'GET whole board':<22} {full_get:6.2f} ms "
+            f"{'GET whole board':<22} median of 9 {full_get:6.2f} ms "
             f"({len(board.content) // 1024} KiB, {len(board.json()['rounds'])} rounds)"
         )
     finally:

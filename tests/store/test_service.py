@@ -218,6 +218,9 @@ def test_t6_writes_see_changes_made_by_another_process(engine: Engine) -> None:
     assert result.stored.version == 6
     assert result.stored.game.totals == (20 + 4, 8 + 20)
     assert first.get_game(gid).game.totals == (24, 28)
+    second.open_round(gid, token, [0, 5])  # first's memory is now one version behind
+    assert first.get_game(gid).game.pending_round is not None
+    assert first.get_game(gid).version == 7
 
 
 def test_returned_game_is_the_callers_own(service: TafelService) -> None:

@@ -5,7 +5,9 @@ Each write
 
 1. locks the game row (PostgreSQL ``FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``),
 2. checks the edit token and, if given, the expected version,
-3. loads the rounds with one query and rebuilds the domain :class:`Game`,
+3. loads the rounds with one query and rebuilds the domain :class:`Game`
+   (or, when the stored version matches, copies the game kept in memory
+   from this service's last write of it),
 4. applies the action through the domain (which verifies before it changes),
 5. writes one round row, the game row's new version and one history row,
 6. commits, then tells the change listeners (live updates).
@@ -40,7 +42,6 @@ from ligretto.tafel import (
     Game,
     Mode,
     Round,
-    TafelError,
     describe,
     describe_round,
     from_description,
@@ -211,10 +212,11 @@ class TafelService:
     # ------------------------------------------------------------------ reads
     def get_game(self, game_id: str) -> StoredGame:
         """The game with all rounds; raises :class:`GameNotFound`."""
+        cached = self._cached(game_id)
         with self.engine.connect() as conn:
             # FOR SHARE keeps a writer from committing between the two reads
             # (PostgreSQL); SQLite reads one snapshot per transaction anyway.
-            stored = self._load(conn, game_id, lock="share")[0]
+            stored = self._load(conn, game_id, lock="share", cached=cached)[0]
             conn.rollback()
         return stored
 
@@ -537,7 +539,7 @@ class TafelService:
         if row is None:
             raise GameNotFound(game_id)
         if cached is not None and cached.version == row.version:
-            game = cached.game
+            game = cached.game.copy()  # the cached game itself is never changed
         else:
             game = Game.restore(
                 json.loads(row.players),
@@ -572,13 +574,14 @@ class TafelService:
             for r in rows
         ]
 
-    def _take_cached(self, game_id: str) -> _Cached | None:
+    def _cached(self, game_id: str) -> _Cached | None:
         with self._cache_lock:
-            return self._cache.pop(game_id, None)
+            return self._cache.get(game_id)
 
     def _keep_cached(self, game_id: str, version: int, game: Game) -> None:
         with self._cache_lock:
             self._cache[game_id] = _Cached(version, game)
+            self._cache.move_to_end(game_id)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
@@ -593,24 +596,16 @@ class TafelService:
         # stored version (read under the row lock) still matches: then a write
         # reads one row and writes one round, however long the game is. Any
         # other writer, in this process or another, bumps the version first.
-        cached = self._take_cached(game_id)
+        cached = self._cached(game_id)
         with self._writer.begin() as conn:
             stored, token_hash = self._load(conn, game_id, lock="update", cached=cached)
             if not _token_ok(token_hash, token):
-                self._keep_cached(game_id, stored.version, stored.game)
                 raise Forbidden()
             if expected_version is not None and expected_version != stored.version:
-                self._keep_cached(game_id, stored.version, stored.game)
                 raise VersionConflict(expected_version, stored.version)
             game = stored.game
-            try:
-                change = act(game)  # a refused action raises here: nothing was written
-            except TafelError:
-                # The domain verifies before it changes anything (DESIGN.md).
-                self._keep_cached(game_id, stored.version, game)
-                raise
+            change = act(game)  # a refused action raises here: nothing was written
             if not change.changed:
-                self._keep_cached(game_id, stored.version, game)
                 return WriteResult(stored, change.round)
             now = _now()
             version = stored.version + 1
@@ -647,8 +642,8 @@ class TafelService:
                 .values(version=version, closed=game.closed, scored=game.scored, updated_at=now)
             )
             self._record(conn, game_id, version, now, change)
-        # Only after the commit: a failed commit leaves nothing cached. The
-        # caller gets its own copy, so nothing it does can alter the cache.
+        # Only after the commit: a failed commit leaves the cache as it was.
+        # The cache keeps its own copy, so nothing a caller does alters it.
         self._keep_cached(game_id, version, game.copy())
         result = WriteResult(
             StoredGame(game_id, version, game, stored.created_at, now), change.round

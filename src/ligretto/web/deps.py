@@ -1,4 +1,8 @@
-"""Dependencies of the JSON API: the service, the edit token, the expected version."""
+"""Dependencies of the JSON API: the service, the edit token, the expected version.
+
+They are ``async`` because they never block: FastAPI then runs them on the
+event loop instead of handing each one to a worker thread.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +14,19 @@ from ligretto.store import ChangeHub, TafelService
 from ligretto.web.api.errors import ApiError
 
 
-def tafel_service(request: Request) -> TafelService:
+async def tafel_service(request: Request) -> TafelService:
     """The app's service (``app.state.tafel``, set by :func:`ligretto.web.app.create_app`)."""
     service: TafelService = request.app.state.tafel
     return service
 
 
-def change_hub(request: Request) -> ChangeHub:
+async def change_hub(request: Request) -> ChangeHub:
     """The app's live-update hub (``app.state.hub``)."""
     hub: ChangeHub = request.app.state.hub
     return hub
 
 
-def edit_token(
+async def edit_token(
     authorization: Annotated[
         str | None, Header(description="`Bearer <edit_token>` from the game's creation")
     ] = None,
@@ -43,7 +47,7 @@ def edit_token(
     return token.strip()
 
 
-def expected_version(
+async def expected_version(
     if_match: Annotated[
         str | None,
         Header(description="The game version this change is based on (409 if it is stale)"),
