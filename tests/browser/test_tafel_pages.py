@@ -145,6 +145,15 @@ def test_t5_rounds_game_shared_victory_after_finish_and_score(
     expect(page.locator(".ranking li.winner")).to_have_count(2)
     assert_no_horizontal_scroll(page)
     shoot(page, "phone-rounds-game-shared-victory")
+    # The start page remembers the game (this browser only), with its outcome.
+    edit_url = page.url.split("#")[0]
+    page.goto(live_server.url + "/")
+    game = page.locator("#my-games li").first
+    expect(game.locator(".game-players")).to_have_text("Anna, Ben, Cleo")
+    expect(game.locator(".game-meta")).to_contain_text("shared victory: Anna & Ben")
+    shoot(page, "phone-start-with-games")
+    game.get_by_role("link").click()
+    expect(page).to_have_url(edit_url)
 
 
 def test_t6_the_watch_page_updates_by_itself(

@@ -275,3 +275,22 @@ def test_the_board_matches_the_domain(client: TestClient) -> None:
         game.complete_round(number, [int(middle_values[s]) for s in range(3)])
     shown = [int(t.replace("\u2212", "-")) for t in totals(client, edit)]
     assert shown == list(game.totals)
+
+
+def test_installable_manifest_icons_and_exports_are_served(client: TestClient) -> None:
+    page = client.get("/").text
+    manifest_url = re.search(r'<link rel="manifest" href="([^"]+)"', page)
+    assert manifest_url
+    manifest = client.get(manifest_url.group(1))
+    assert manifest.status_code == 200
+    data = manifest.json()
+    assert data["start_url"] == "/" and data["display"] == "standalone"
+    for icon in data["icons"]:
+        assert client.get(icon["src"]).status_code == 200, icon["src"]
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    board = client.get(f"/g/{game_id(edit)}").text
+    for link in re.findall(r'href="(/api/games/[^"]+/export\.(?:csv|json))"', board):
+        exported = client.get(link)
+        assert exported.status_code == 200
+        assert token(edit) not in exported.text

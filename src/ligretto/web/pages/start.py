@@ -7,8 +7,7 @@ With JavaScript the same buttons act in place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -39,7 +38,6 @@ class StartForm:
     row_storage: bool = False
     errors: tuple[str, ...] = ()
     focus: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def max_players(self) -> int:
@@ -110,7 +108,8 @@ def _page(request: Request, form: StartForm, status_code: int = 200) -> HTMLResp
 
 @router.get("/", response_class=HTMLResponse)
 async def start_page(request: Request) -> HTMLResponse:
-    return _page(request, StartForm(focus=0))
+    # No autofocus on arrival: a phone would cover the page with its keyboard.
+    return _page(request, StartForm())
 
 
 @router.post("/", response_model=None)
@@ -156,5 +155,5 @@ async def create_game(request: Request, service: Service) -> Response:
         else:
             url = edit_path(created.stored.id, created.edit_token)
             return RedirectResponse(url, status_code=303)
-    # Keep what was typed, but no more empty rows than needed to fix it.
+    # Keep everything that was typed, so fixing one thing is enough.
     return _page(request, replace(form, errors=tuple(errors)), status_code=422)

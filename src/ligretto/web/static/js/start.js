@@ -147,8 +147,18 @@ function showGames() {
     item.querySelector(".game-forget").addEventListener("click", () => {
       forgetGame(game.id);
       showGames();
+// Back at the table with a game going: resuming it is the likelier wish.
+const gamesPanel = document.getElementById("my-games-panel");
+const newPanel = document.getElementById("new-game-panel");
+const hasErrors = Boolean(document.getElementById("form-errors"));
+if (loadGames().length && gamesPanel && newPanel && !hasErrors) newPanel.before(gamesPanel);
     });
     gamesList.append(item);
   }
 }
 showGames();
+// Back at the table with a game going: resuming it is the likelier wish.
+const gamesPanel = document.getElementById("my-games-panel");
+const newPanel = document.getElementById("new-game-panel");
+const hasErrors = Boolean(document.getElementById("form-errors"));
+if (loadGames().length && gamesPanel && newPanel && !hasErrors) newPanel.before(gamesPanel);

@@ -154,6 +154,10 @@ function onRefused(m) {
   }
   if (m.code === "bad_token") localStorage.removeItem(tokenKey);
   toast((T.refused && T.refused[m.code]) || m.reason || m.code, m.code);
+  // A join that could not be seated still lets this page watch the table.
+  if (["name_taken", "bad_name", "table_full", "already_started", "bad_token"].includes(m.code)) {
+    send("join");
+  }
 }
 
 // ---------------------------------------------------------------- lobby + bar
@@ -326,6 +330,12 @@ function renderBoard(change) {
         const name = document.createElement("span");
         name.className = "opp-name";
         name.textContent = seatName(s.seat);
+        const info = state.table && state.table.seats[s.seat];
+        if (info && info.kind === "human" && !info.connected) {
+          box.classList.add("offline");
+          name.title = info.away ? T.away : T.offline;
+          name.textContent += info.away ? " ⚙" : " …";
+        }
         const counts = document.createElement("span");
         counts.className = "opp-counts";
         const handIcon = document.createElement("span");
@@ -529,6 +539,13 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     pick("hand");
   } else return;
+});
+
+// Space is "turn three": it must not also press whichever card has focus.
+document.addEventListener("keyup", (event) => {
+  if (event.key === " " && event.target instanceof HTMLButtonElement && event.target.dataset.source) {
+    event.preventDefault();
+  }
 });
 
 // ---------------------------------------------------------------- countdown, scores, toast
