@@ -192,6 +192,12 @@ def test_language_switch_shows_german_and_norwegian(
         page.locator("#names input[name=player]").nth(index).fill(name)
     page.get_by_role("button", name="Opprett spill").last.click()
     expect(page.get_by_role("button", name="Lagre bunkene")).to_be_visible()
+    enter_stacks_labelled = page.get_by_label("Kari: Ligretto Stop")
+    enter_stacks_labelled.check()
+    page.locator("#stack-1").fill("3")
+    page.get_by_role("button", name="Lagre bunkene").click()
+    expect(page.locator("#status")).to_contain_text("Runde 1: venter på midten")
+    shoot(page, "phone-board-nb")
 
 
 def test_many_players_and_desktop_screenshots(

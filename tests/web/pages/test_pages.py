@@ -294,3 +294,13 @@ def test_installable_manifest_icons_and_exports_are_served(client: TestClient) -
         exported = client.get(link)
         assert exported.status_code == 200
         assert token(edit) not in exported.text
+
+
+def test_an_entry_for_a_finished_game_is_refused_with_a_message(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"], mode="rounds", rounds="1")
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "10", 1: "9"})
+    # A form without a version (an old page) for a round that cannot exist.
+    late = client.post(f"{edit}/stacks", data={"stop": "0", "stack-1": "3"})
+    assert late.status_code == 422
+    assert "All agreed rounds are played: no more rounds." in late.text

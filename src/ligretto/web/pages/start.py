@@ -23,6 +23,7 @@ router = APIRouter()
 
 START_ROWS = 4
 DEFAULT_ROUNDS = 8
+MAX_ROWS = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,8 @@ class StartForm:
 
 
 def _read_form(data: FormData) -> StartForm:
-    players = tuple(str(v)[:200] for v in data.getlist("player"))
+    # Bounded, so an odd post cannot make the page echo thousands of rows.
+    players = tuple(str(v)[:200] for v in data.getlist("player")[:MAX_ROWS])
     mode = str(data.get("mode") or "target")
     target = str(data.get("target") or str(DEFAULT_TARGET))
     return StartForm(
