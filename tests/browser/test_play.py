@@ -20,6 +20,8 @@ import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from ligretto.live.table import TableSettings
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.round import Round
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
@@ -33,17 +35,38 @@ NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
 
 
+def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
+    """Piles 0 and 1 are both R1 and seat 0 has R2 at row position 0 (R3)."""
+    stack = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": options.to_dict(),
+            "seats": [
+                {"stack": stack, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]},
+                {"stack": stack, "row": [["G3"], ["B3"], ["B4"], ["B5"], ["B6"]]},
+            ],
+            "middle": [
+                {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
+                {"id": 1, "cards": [{"card": "R1", "owner": 0}]},
+            ],
+        },
+        seed=seed,
+        fill_hand=True,
+    )
+
+
 class PlayServer:
     """The real app under uvicorn on a free 127.0.0.1 port, with fast bots."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, settings: TableSettings | None = None) -> None:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(Settings(data_dir=data_dir, database_url=None))
         # Bots at a quarter of their expert reaction time, a short countdown.
-        app.state.table_settings = TableSettings(
+        app.state.table_settings = settings or TableSettings(
             countdown=1.5, between_rounds=30.0, away_after=30.0, bot_pace=0.25
         )
         config = uvicorn.Config(
@@ -213,3 +236,41 @@ def test_the_table_on_a_desktop_with_keyboard_play(
     expect(page.locator("#my-discard .card:not(.empty)")).to_have_count(1)
     page.wait_for_timeout(1500)
     shoot(page, "play-desktop-table")
+
+
+@pytest.fixture(scope="module")
+def staged_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    settings = TableSettings(countdown=0.5, away_after=30.0, bot_pace=50.0, dealer=two_red_piles)
+    server = PlayServer(tmp_path_factory.mktemp("staged-data"), settings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
+    staged_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(DESKTOP)
+    page.goto(staged_server.url + "/play")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("2")
+    page.locator("#seat1").select_option("greedy")  # slowed right down: it waits
+    page.get_by_role("button", name="Open the table").click()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    page.keyboard.press("1")  # row position 0: R2 fits on both red piles
+    targets = page.locator("#middle .card.target")
+    expect(targets).to_have_count(2)
+    expect(page.locator("#chooser-hint")).to_be_visible()
+    shoot(page, "play-desktop-choose-pile")
+    page.keyboard.press("Escape")
+    expect(targets).to_have_count(0)
+    page.keyboard.press("1")
+    page.keyboard.press("2")  # the second highlighted pile: p1
+    expect(page.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")
+    expect(page.locator('#middle [data-pile="0"]')).to_have_attribute("data-card", "R1")
+    # A card that fits nowhere is refused on the page without a move.
+    page.keyboard.press("3")
+    expect(page.locator("#toast")).to_contain_text("fits nowhere")
