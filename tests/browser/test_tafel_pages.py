@@ -87,10 +87,11 @@ def test_t2_t3_a_round_stacks_first_then_middle_with_live_preview(
     page.locator("#middle-2").fill("8")
     shoot(page, "phone-middle-entry")
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.locator(".message.ok")).to_have_text("Round 1 saved.")
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
     assert totals(page) == ["20", "8", f"{MINUS}2"]
     expect(page.locator("#players .player.leader .name")).to_have_text("Anna")
     expect(page.locator("table.rounds td.caller")).to_have_count(1)
+    expect(page.locator("#players .player").first.locator(".stop-count")).to_have_text("1 × Stop")
     expect(page.locator("svg.chart polyline")).to_have_count(3)
     assert_no_horizontal_scroll(page)
     shoot(page, "phone-board-after-round-1")
@@ -103,7 +104,7 @@ def test_t2_t3_a_round_stacks_first_then_middle_with_live_preview(
     shoot(page, "phone-correct-round")
     page.locator("#middle-1").fill("16")
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.locator(".message.ok")).to_have_text("Round 1 corrected.")
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 corrected.")
     assert totals(page) == ["20", "10", f"{MINUS}2"]
     page.get_by_role("link", name="Change history").click()
     expect(page.locator(".history li")).to_have_count(4)

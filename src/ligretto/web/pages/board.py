@@ -117,11 +117,12 @@ def board_page(
     entry: Any = None,
     conflict: bool = False,
     notice: str | None = None,
+    notice_round: int | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
     """The full page; on a refused entry *entry* carries the typed values and messages."""
     context = board_context(request, stored, token)
-    context.update(entry=entry, conflict=conflict, notice=notice)
+    context.update(entry=entry, conflict=conflict, notice=notice, notice_round=notice_round)
     path = context["edit_base"] or context["watch_url"]
     return render(request, "board.html", context, status_code=status_code, path=path)
 
@@ -164,11 +165,17 @@ async def edit_page(request: Request, game_id: str, token: str, service: Service
         return not_found(request)
     if not await token_ok(service, game_id, token):
         return bad_link(request, game_id)
-    return board_page(request, stored, token, notice=_notice(request))
+    notice, number = _notice(request)
+    if number is not None and number > len(stored.game.rounds):
+        number = None  # the round is gone (removed on another phone)
+    return board_page(request, stored, token, notice=notice, notice_round=number)
 
 
-def _notice(request: Request) -> str | None:
-    """Confirm the save that redirected here (``?saved=3`` and the like)."""
+def _notice(request: Request) -> tuple[str | None, int | None]:
+    """Confirm the save that redirected here (``?saved=3`` and the like).
+
+    Returns the sentence and the round it is about (for a "correct" link).
+    """
     language = request_language(request)
     for key, message in (
         ("saved", N_("Round %(number)s saved.")),
@@ -177,8 +184,10 @@ def _notice(request: Request) -> str | None:
     ):
         value = request.query_params.get(key, "")
         if value.isdigit() and len(value) <= 3:
-            return gettext(language, message, number=int(value))
-    return None
+            number = int(value)
+            text = gettext(language, message, number=number)
+            return text, None if key == "removed" else number
+    return None, None
 
 
 @router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)

@@ -28,6 +28,8 @@ class PlayerView:
     winner: bool
     last_points: int | None
     to_target: int | None
+    calls: int
+    """How often this player called Ligretto Stop (complete and pending rounds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +143,7 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
             leader=any_points and totals[seat] == top,
             winner=name in winners,
             last_points=None if last_complete is None else last_complete.cells[seat].points,
+            calls=sum(1 for r in game.rounds if r.caller == seat),
             to_target=(
                 max(game.target - totals[seat], 0)
                 if game.mode is Mode.TARGET and game.target is not None

@@ -14,6 +14,7 @@ function readNumber(input) {
 
 // --- steppers: big − / + buttons around each number field ---
 function step(input, delta) {
+  navigator.vibrate?.(8); // a tick under the thumb
   const min = Number(input.min || 0);
   const max = Number(input.max || 99);
   const current = readNumber(input);
@@ -137,6 +138,28 @@ document.addEventListener("click", async (event) => {
   }
   if (event.target.closest("[data-print]")) window.print();
 });
+
+// A form is sent once: a second tap while the page loads would only meet
+// a version conflict. The submitter is disabled after the browser read it.
+document.addEventListener("submit", (event) => {
+  const button = event.submitter;
+  if (button) setTimeout(() => { button.disabled = true; }, 0);
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form button[type=submit]").forEach((b) => { b.disabled = false; });
+});
+
+// Keep the screen on while the board is open: the phone lies on the table
+// between rounds (Screen Wake Lock, where the browser has it).
+async function keepAwake() {
+  try {
+    if (document.visibilityState === "visible") await navigator.wakeLock?.request("screen");
+  } catch {
+    // Refused (battery saver, no permission): the screen just dims as usual.
+  }
+}
+keepAwake();
+document.addEventListener("visibilitychange", keepAwake);
 
 // --- remember this game for the start page ---
 const info = JSON.parse(document.getElementById("game-info")?.textContent || "null");
