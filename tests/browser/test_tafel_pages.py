@@ -123,6 +123,7 @@ def test_t2_two_empty_stacks_are_refused_in_the_page(
         "Two empty stacks (Anna & Ben): only one player can call Ligretto Stop."
     )
     expect(page.locator("#stack-2")).to_have_value("4")
+    expect(page.locator("#stack-0")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#stack-1")).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_text("No rounds yet.")).to_be_visible()
     shoot(page, "phone-two-empty-stacks")

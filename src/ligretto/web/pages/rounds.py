@@ -25,7 +25,7 @@ from ligretto.store.service import (
     VersionConflict,
     WriteResult,
 )
-from ligretto.tafel import ImplausibleRoundError, TafelError
+from ligretto.tafel import Code, ImplausibleRoundError, TafelError
 from ligretto.tafel.game import DECK_CARDS, STACK_CARDS
 from ligretto.web.pages.board import bad_link, board_page, load_game, not_found, token_ok
 from ligretto.web.pages.deps import Service, edit_path
@@ -149,7 +149,10 @@ async def _attempt(
         return show(entry=entry, status_code=422)
     except TafelError as error:
         message = refusal(language, error, stacks=stacks, players=stored.game.players)
-        if error.player is not None and error.player in stored.game.players:
+        if error.code is Code.TWO_CALLERS and stacks is not None:
+            # T2: every empty stack is in question, not only the second one.
+            entry.invalid.update(f"stack-{seat}" for seat, s in enumerate(stacks) if s == 0)
+        elif error.player is not None and error.player in stored.game.players:
             seat = stored.game.players.index(error.player)
             entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
         entry.errors.append(message)
