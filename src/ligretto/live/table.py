@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
 import random
 import secrets
@@ -33,7 +35,6 @@ from ligretto.live.protocol import (
     AddBot,
     ClientMessage,
     Countdown,
-    EventsMessage,
     Join,
     Move,
     Ping,
@@ -46,7 +47,6 @@ from ligretto.live.protocol import (
     Start,
     TableInfo,
     TableUpdate,
-    ViewMessage,
     Welcome,
 )
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
@@ -153,6 +153,10 @@ _Command = _FromClient | _Left | _BotMove | _Timer | _Call | _StopTable
 
 def _now() -> float:
     return time.time()
+
+
+# Compact JSON like pydantic's ``model_dump_json`` (no spaces, UTF-8 text).
+_dumps = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
 
 
 class Table:
@@ -741,26 +745,45 @@ class Table:
             round_no=self.round_no, start_at=self.start_at, server_now=_now()
         ).model_dump_json()
 
-    def _seat_view(self, seat: int | None) -> dict[str, Any]:
+    # Views are the hot path (every accepted move, every seat).  A person's
+    # view differs from a watcher's only in ``viewer`` and ``actions``
+    # (R3: everybody at the table sees the same open cards), so the shared
+    # part is encoded once per move and each seat adds its own actions.
+    # The JSON is exactly ``ViewMessage``/``EventsMessage`` with
+    # ``TableView.to_dict()`` inside (tests compare it with the engine).
+
+    def _shared_view_json(self) -> str:
+        """The watcher's view as JSON without its closing brace and per-seat keys."""
         assert self.round is not None
-        # The engine's view shows what a person at the table sees (R3) and,
-        # for a seat, its legal actions: the page offers exactly those.
-        view: dict[str, Any] = self.round.view(seat).to_dict()
+        shared = self.round.view(None).to_dict()
+        del shared["viewer"], shared["actions"]
+        return _dumps(shared)[:-1]
+
+    def _seat_view_json(self, shared: str, seat: int | None) -> str:
+        assert self.round is not None
+        actions: list[str] = []
+        if seat is not None and not self.round.is_over:
+            actions = [str(a) for a in self.round.legal_actions(seat)]
+        return f'{shared},"viewer":{_dumps(seat)},"actions":{_dumps(actions)}}}'
+
+    def _seat_view(self, seat: int | None) -> dict[str, Any]:
+        """The recipient's view (R3), as the page and the bots read it."""
+        view: dict[str, Any] = json.loads(self._seat_view_json(self._shared_view_json(), seat))
         return view
 
-    def _view_message(self, seat: int | None) -> str:
-        return ViewMessage.model_construct(
-            round_no=self.round_no, seq=self.seq, view=self._seat_view(seat)
-        ).model_dump_json()
+    def _view_message(self, seat: int | None, shared: str | None = None) -> str:
+        view = self._seat_view_json(shared or self._shared_view_json(), seat)
+        return f'{{"v":1,"type":"view","round_no":{self.round_no},"seq":{self.seq},"view":{view}}}'
 
     def _broadcast_views(self) -> None:
+        shared = self._shared_view_json()
         for seat in self.seats:
             if seat.conns:
-                text = self._view_message(seat.index)
+                text = self._view_message(seat.index, shared)
                 for conn in seat.conns:
                     conn.send(text)
         if self.watchers:
-            text = self._view_message(None)
+            text = self._view_message(None, shared)
             for conn in self.watchers:
                 conn.send(text)
 
@@ -772,25 +795,20 @@ class Table:
         mover: Connection | None,
         ref: int | None,
     ) -> None:
-        def message(view_seat: int | None, with_ref: int | None) -> str:
-            return EventsMessage.model_construct(
-                round_no=self.round_no,
-                seq=self.seq,
-                seat=by,
-                action=action,
-                events=events,
-                view=self._seat_view(view_seat),
-                ref=with_ref,
-            ).model_dump_json()
-
+        shared = self._shared_view_json()
+        head = (
+            f'{{"v":1,"type":"events","round_no":{self.round_no},"seq":{self.seq},'
+            f'"seat":{by},"action":{_dumps(action)},"events":{_dumps(events)},"view":'
+        )
         for seat in self.seats:
             if not seat.conns:
                 continue
-            text = message(seat.index, None)
+            body = head + self._seat_view_json(shared, seat.index)
             for conn in seat.conns:
-                conn.send(message(seat.index, ref) if conn is mover else text)
+                # Only the mover's copy carries its ref (the page matches it).
+                conn.send(body + (f',"ref":{ref}}}' if conn is mover else ',"ref":null}'))
         if self.watchers:
-            text = message(None, None)
+            text = head + self._seat_view_json(shared, None) + ',"ref":null}'
             for conn in self.watchers:
                 conn.send(text)
 
