@@ -112,6 +112,15 @@ def check_invariants(r: Round) -> dict[str, Any]:
     return snap
 
 
+def check_indexes(r: Round, snap: dict[str, Any]) -> None:
+    """The incrementally kept indexes equal a rebuild from scratch."""
+    fresh = Round.from_snapshot(snap)
+    for name in ("_need", "_avail", "_fit", "_open", "_open_fit", "_fitting"):
+        assert getattr(r, name) == getattr(fresh, name), name
+    for seat in range(r.players):
+        assert fresh.legal_actions(seat) == r.legal_actions(seat)
+
+
 def candidates(r: Round, seat: int, snap: dict[str, Any]) -> list[Action]:
     """Plays and stores of every open card of ``seat`` to every pile and row position."""
     s = snap["seats"][seat]
@@ -163,6 +172,7 @@ def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool
                     raise AssertionError(f"{action} was applied but is not legal")
                 assert r.snapshot() == snap
         if deep:
+            check_indexes(r, snap)
             for action in candidates(r, seat, snap):
                 assert r.is_legal(seat, action) == (action in legal_set), action
         plays = [a for a in legal if isinstance(a, Play)]

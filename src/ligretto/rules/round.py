@@ -21,6 +21,7 @@ cheap:
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -174,21 +175,22 @@ def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
     h3, h6, … and hm. After the first recycling the cycle repeats exactly,
     so these are all the cards that can ever come up.
     """
-    tops: list[int] = []
-    order = list(discard)
-    if discard:
-        tops.append(discard[-1])
-    i = len(hand)
-    while i > 0:
-        k = PACKET if i >= PACKET else i
-        packet = list(hand[i - k : i])
-        packet.reverse()
-        order.extend(packet)
-        i -= k
-        tops.append(hand[i])
-    tops.extend(order[2::PACKET])
+    # Packets are taken from the end of ``hand`` (its top) and each is
+    # flipped, so one pass lays the hand onto the discard pile in reverse:
+    # the turning order of every later pass is discard + reversed(hand).
+    # This order does not change by turning or recycling, only when a card
+    # leaves the hand or discard pile.
+    order = [*discard, *hand[::-1]]
+    tops = order[2::PACKET]
     if order:
         tops.append(order[-1])
+    if discard:
+        tops.append(discard[-1])
+    # The rest of the current pass: the packets end at hand[len − 3],
+    # hand[len − 6] … and the last (maybe shorter) one at hand[0].
+    tops.extend(hand[-PACKET::-PACKET])
+    if hand:
+        tops.append(hand[0])
     return tops
 
 
@@ -212,12 +214,15 @@ class Round:
         "_deck",
         "_discard",
         "_fit",
+        "_fitting",
         "_hand",
         "_log",
         "_middle",
         "_middle_view",
         "_moves",
         "_need",
+        "_open",
+        "_open_fit",
         "_options",
         "_over",
         "_pile_top",
@@ -254,6 +259,9 @@ class Round:
     _need: list[list[int]]
     _avail: list[int]
     _fit: int
+    _fitting: list[bool]
+    _open: list[int]
+    _open_fit: int
     _middle: list[int]
     _moves: int
     _log: list[tuple[int, Action]]
@@ -301,6 +309,9 @@ class Round:
         self._need = [[] for _ in range(DECK_SIZE)]
         self._avail = [0] * DECK_SIZE
         self._fit = 0
+        self._fitting = [c % 10 == 0 for c in range(DECK_SIZE)]
+        self._open = [0] * DECK_SIZE
+        self._open_fit = 0
         self._middle = [0] * players
         self._moves = 0
         self._log = []
@@ -359,19 +370,24 @@ class Round:
         for pile, top in enumerate(self._pile_top):
             if top % 10 != 9:
                 need[top + 1].append(pile)
-        avail = [0] * DECK_SIZE
+        opened = [0] * DECK_SIZE
         for seat in range(self._players):
             for cell in self._row[seat]:
                 if cell:
-                    avail[cell[-1]] += 1
+                    opened[cell[-1]] += 1
             if self._stack[seat]:
-                avail[self._stack[seat][-1]] += 1
+                opened[self._stack[seat][-1]] += 1
+        avail = opened[:]
+        for seat in range(self._players):
             for c in self._hand[seat]:
                 avail[c] += 1
             for c in self._discard[seat]:
                 avail[c] += 1
         self._need = need
         self._avail = avail
+        self._fitting = [c % 10 == 0 or bool(need[c]) for c in range(DECK_SIZE)]
+        self._open = opened
+        self._open_fit = sum(n for c, n in enumerate(opened) if self._fitting[c])
         self._pile_views = []
         self._stale_piles = list(range(len(self._piles)))
         self._middle_view = None
@@ -637,22 +653,31 @@ class Round:
     # The _do_* methods run after verification and cannot fail.
 
     def _hide(self, code: int) -> None:
+        """An open card (row top, stack top) is covered."""
         self._avail[code] -= 1
-        if code % 10 == 0 or self._need[code]:
+        self._open[code] -= 1
+        if self._fitting[code]:
             self._fit -= 1
+            self._open_fit -= 1
 
     def _show(self, code: int) -> None:
+        """A card becomes open (row top, stack top)."""
         self._avail[code] += 1
-        if code % 10 == 0 or self._need[code]:
+        self._open[code] += 1
+        if self._fitting[code]:
             self._fit += 1
+            self._open_fit += 1
 
     def _do_play(self, seat: int, action: Play, src: int, events: list[Event]) -> None:
         code = action.card.code
         need = self._need
         avail = self._avail
-        # Take the card from its place; it is no longer open (fit: it fitted).
+        # Take the card from its place (it fitted, so it counted in _fit).
         avail[code] -= 1
         self._fit -= 1
+        if src != _DISCARD:
+            self._open[code] -= 1
+            self._open_fit -= 1
         if src < _STACK:
             cell = self._row[seat][src]
             cell.pop()
@@ -679,6 +704,8 @@ class Round:
             waiting.remove(pile)
             if not waiting:
                 self._fit -= avail[code]
+                self._open_fit -= self._open[code]
+                self._fitting[code] = False
             events.append(_played(self._deck, seat, code, src, pile, False))
         self._stale_piles.append(pile)
         if code % 10 == 9:
@@ -687,7 +714,11 @@ class Round:
             waiting = need[code + 1]
             if not waiting:
                 self._fit += avail[code + 1]
-            waiting.append(pile)
+                self._open_fit += self._open[code + 1]
+                self._fitting[code + 1] = True
+            # Keep pile ids ascending, so legal_actions lists them in the
+            # same order however the piles got there.
+            insort(waiting, pile)
         self._middle[seat] += 1
         self._moves += 1
         if src < _STACK and self._auto_refill and not self._row[seat][src]:
@@ -737,13 +768,16 @@ class Round:
                 self._show(stack[-1])
         else:
             self._discard[seat].pop()
+            self._open[code] += 1  # from the discard pile into the open row
+            if self._fitting[code]:
+                self._open_fit += 1
         self._moves += 1
         events.append(CardStored(seat, action.card, action.source, action.slot))
 
     # -------------------------------------------------------------- deadlock
 
     def _fits(self, code: int) -> bool:
-        return code % 10 == 0 or bool(self._need[code])
+        return self._fitting[code]
 
     def _reachable(self, seat: int) -> list[int]:
         """Hand and discard cards that turning can bring to the discard top (R4)."""
@@ -768,15 +802,13 @@ class Round:
         if self._fit:
             if self._shuffle_recycled:
                 return False
-            fits = self._fits
+            # Without shuffling only the turning cycle's tops count; the
+            # slicing and map() keep this loop in C for the most part.
+            if self._open_fit:
+                return False  # a row top or stack top fits
+            fitting = self._fitting.__getitem__
             for seat in range(self._players):
-                stack = self._stack[seat]
-                if stack and fits(stack[-1]):
-                    return False
-                if any(cell and fits(cell[-1]) for cell in self._row[seat]):
-                    return False
-            for seat in range(self._players):
-                if any(fits(c) for c in self._reachable(seat)):
+                if any(map(fitting, cycle_tops(self._hand[seat], self._discard[seat]))):
                     return False
         if not self._auto_refill:
             for seat in range(self._players):
@@ -945,6 +977,9 @@ class Round:
         other._need = [n[:] for n in self._need]
         other._avail = self._avail[:]
         other._fit = self._fit
+        other._fitting = self._fitting[:]
+        other._open = self._open[:]
+        other._open_fit = self._open_fit
         other._middle = self._middle[:]
         other._moves = self._moves
         other._log = self._log[:]
