@@ -225,6 +225,13 @@ def test_many_players_and_desktop_screenshots(
     desktop.goto(live_server.url + "/")
     shoot(desktop, "desktop-start")
 
+    # Without JavaScript the same page works with plain fields and buttons.
+    plain = new_page(PHONE, java_script_enabled=False)
+    plain.goto(six.url)
+    expect(plain.get_by_role("button", name="Stack for Anna: one more")).to_be_hidden()
+    assert_no_horizontal_scroll(plain)
+    shoot(plain, "phone-no-javascript")
+
     dark = new_page(PHONE, color_scheme="dark")
     dark.goto(six.url)
     shoot(dark, "phone-dark-board")
