@@ -6,16 +6,18 @@ changes the state and returns the events that happened. Randomness comes
 only from the round's own ``random.Random(seed)``.
 
 Inside, cards are small integers (see :mod:`ligretto.rules.cards`) and every
-pile is a list with its top at the end. Two indexes keep the inner loop
-cheap:
+pile is a list with its top at the end. Indexes, kept up to date by every
+action, make the inner loop cheap:
 
-- ``_need[c]``: the ids of open middle piles whose next card is code ``c``
-  (a 1 fits everywhere and is not listed). Whether a card fits the middle
-  is one list lookup, never a scan of the piles.
+- ``_need[c]``: the ids (ascending) of open middle piles whose next card is
+  code ``c``; ``_fitting[c]``: whether ``c`` fits the middle now (a 1
+  always does). Whether a card fits is one lookup, never a scan of piles.
 - ``_avail[c]`` / ``_fit``: how many cards with code ``c`` lie open (row
   tops, stack tops) or in a hand or discard pile, over all seats, and how
-  many of those fit the middle now. ``_fit == 0`` rules out every middle
-  play at once, which makes the R4 deadlock test O(1) in the usual case.
+  many of those fit the middle now; ``_open[c]`` / ``_open_fit`` the same
+  for open cards only. ``_fit == 0`` rules out every middle play at once,
+  and with shuffled recycling ``_fit > 0`` rules out a deadlock: the R4
+  test is O(1) in the usual case.
 """
 
 from __future__ import annotations
