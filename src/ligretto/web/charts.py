@@ -125,6 +125,11 @@ def spread_labels(wanted: Sequence[float], low: float, high: float, gap: float) 
     return result
 
 
+def _tick(value: int) -> str:
+    """A tick label with a true minus sign, as the board prints points."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
 def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
@@ -189,7 +194,7 @@ def running_totals_svg(
             f'<line class="{css}" x1="{plot_left}" x2="{_fmt(plot_right)}" y1="{y}" y2="{y}" '
             f'stroke="#8884" />'
             f'<text class="chart-tick" x="{plot_left - 4}" y="{y}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="10">{tick}</text>'
+            f'dominant-baseline="middle" font-size="10">{_tick(tick)}</text>'
         )
     round_step = max(1, nice_step(rounds, max_ticks=8))
     for round_number in range(0, rounds + 1, round_step):

@@ -63,6 +63,12 @@ def test_accessible_name_and_description() -> None:
     assert root.find(f"{SVG}desc").text == "Anna 8"  # type: ignore[union-attr]
 
 
+def test_negative_ticks_use_a_minus_sign() -> None:
+    root = draw([Series("Anna", (-12,)), Series("Ben", (4,))])
+    labels = [t.text or "" for t in root.iter(f"{SVG}text") if t.attrib.get("text-anchor") == "end"]
+    assert "\u221210" in labels and not any(label.startswith("-") for label in labels)
+
+
 def test_names_are_escaped() -> None:
     svg = running_totals_svg(
         [Series("<b>&Bo", (1,)), Series("Al", (2,))],
@@ -83,8 +89,11 @@ def test_target_line_is_drawn_and_inside_the_axis() -> None:
     root = draw([Series("Anna", (8, 52)), Series("Ben", (-6, 3))], target=99)
     target = [el for el in root.iter(f"{SVG}line") if el.attrib.get("class") == "chart-target"]
     assert len(target) == 1
-    ticks = [int(t.text or "0") for t in root.iter(f"{SVG}text") if "dominant-baseline" in t.attrib
-             and t.attrib.get("text-anchor") == "end"]
+    ticks = [
+        int((t.text or "0").replace("\u2212", "-"))
+        for t in root.iter(f"{SVG}text")
+        if t.attrib.get("text-anchor") == "end"
+    ]
     assert max(ticks) >= 99
 
 
