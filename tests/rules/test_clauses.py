@@ -368,6 +368,11 @@ def test_r3_action_text_round_trips(text: str) -> None:
     assert Action.parse(str(action)) == action
 
 
+def test_r3_action_text_is_read_case_insensitively() -> None:
+    assert Action.parse("  PLAY r5 ROW2 P3 ") == Action.parse("play R5 row2 p3")
+    assert Action.parse("Store g3 Discard Row0") == Action.parse("store G3 discard row0")
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -74,7 +74,7 @@ class Action:
         words = text.split()
         if not words:
             raise MalformedAction("empty action")
-        verb, args = words[0].lower(), words[1:]
+        verb, args = words[0].lower(), [w.lower() for w in words[1:]]
         if verb == "turn" and not args:
             return TURN
         if verb == "recycle" and not args:
