@@ -21,8 +21,10 @@ def create(client: TestClient, players: list[str], **fields: str) -> str:
     response = client.post("/", data=data)
     assert response.status_code == 303, response.text
     location = response.headers["location"]
-    assert re.fullmatch(r"/g/[\w-]+/edit/[\w-]+", location)
-    return location
+    assert re.fullmatch(r"/g/[\w-]+/edit/[\w-]+\?created=1", location)
+    welcome = client.get(location).text
+    assert "Game created. Everyone can watch it on their phone:" in welcome
+    return location.split("?")[0]
 
 
 def game_id(edit: str) -> str:

@@ -123,6 +123,7 @@ def board_page(
     """The full page; on a refused entry *entry* carries the typed values and messages."""
     context = board_context(request, stored, token)
     context.update(entry=entry, conflict=conflict, notice=notice, notice_round=notice_round)
+    context["request_created"] = request.query_params.get("created") == "1"
     path = context["edit_base"] or context["watch_url"]
     return render(request, "board.html", context, status_code=status_code, path=path)
 
@@ -177,6 +178,8 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
     Returns the sentence and the round it is about (for a "correct" link).
     """
     language = request_language(request)
+    if request.query_params.get("created") == "1":
+        return gettext(language, N_("Game created. Everyone can watch it on their phone:")), None
     for key, message in (
         ("saved", N_("Round %(number)s saved.")),
         ("corrected", N_("Round %(number)s corrected.")),

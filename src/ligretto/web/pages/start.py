@@ -155,7 +155,7 @@ async def create_game(request: Request, service: Service) -> Response:
         except TafelError as error:
             errors.append(refusal(language, error, max_players=form.max_players))
         else:
-            url = edit_path(created.stored.id, created.edit_token)
+            url = edit_path(created.stored.id, created.edit_token) + "?created=1"
             return RedirectResponse(url, status_code=303)
     # Keep everything that was typed, so fixing one thing is enough.
     return _page(request, replace(form, errors=tuple(errors)), status_code=422)
