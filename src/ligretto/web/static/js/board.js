@@ -217,12 +217,10 @@ if (board && board.dataset.events && "EventSource" in window) {
   });
   const onMessage = (event) => {
     let version = 0;
-    try { version = Number(JSON.parse(event.data).version || 0); } catch { version = Number(event.data) || 0; }
+    try { version = Number(JSON.parse(event.data).version || 0); } catch { version = 0; }
     if (!version || version !== shownVersion) refresh();
   };
-  source.addEventListener("message", onMessage);
+  // The API sends `event: version` with {"id", "version"} (docs/tafel-api.md).
   source.addEventListener("version", onMessage);
-  source.addEventListener("update", onMessage);
-  source.addEventListener("change", onMessage);
   window.addEventListener("pagehide", () => source.close());
 }
