@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from rules_layout import build, pile, seat
@@ -592,3 +593,39 @@ def test_error_codes_are_machine_readable() -> None:
     )
     for cls in (IllegalAction, PileTaken, RoundOver, MalformedAction):
         assert issubclass(cls, RuleError) and issubclass(cls, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda s: s["middle"].append({"id": 0, "cards": [{"card": "R2", "owner": 0}]}),
+            "ascending",
+        ),
+        (lambda s: s["middle"].append({"id": 0, "cards": [{"card": "R1", "owner": 5}]}), "no seat"),
+        (lambda s: s["seats"][0]["discard"].extend(s["seats"][0]["hand"][:1]), "twice"),
+        (lambda s: s["seats"][0]["row"].pop(), "positions"),
+        (lambda s: s["seats"][0]["hand"].pop(), "lacks"),
+        (lambda s: s["seats"][0]["hand"].append("Q5"), "not a card"),
+        (lambda s: s.update(players=20), "players"),
+    ],
+)
+def test_from_snapshot_rejects_impossible_layouts(change: Any, message: str) -> None:
+    snap = Round.deal(2, 3).snapshot()
+    change(snap)
+    with pytest.raises(ValueError, match=message):
+        Round.from_snapshot(snap)
+
+
+def test_from_snapshot_rejects_an_open_gap_under_auto_refill_and_a_long_stack() -> None:
+    snap = Round.deal(2, 3).snapshot()
+    seat0 = snap["seats"][0]
+    seat0["hand"].extend(seat0["row"][0])
+    seat0["row"][0] = []
+    with pytest.raises(MalformedAction, match="gap"):
+        Round.from_snapshot(snap)
+    snap["options"]["row_refill"] = "manual"
+    assert Round.from_snapshot(snap).legal_actions(0)[-2] == Action.parse("refill row0")
+    seat0["stack"].append(seat0["hand"].pop())
+    with pytest.raises(MalformedAction, match="at most 10"):
+        Round.from_snapshot(snap)
