@@ -260,6 +260,7 @@ def test_sixteen_players_get_the_compact_transposed_board(client: TestClient) ->
     values = {seat: "2" for seat in range(1, 16)}
     stacks(client, edit, values, stop=0)
     page = client.get(edit).text
+    assert "with ordinary playing cards" in page
     assert "players compact" in page
     assert "rounds transposed" in page
 
