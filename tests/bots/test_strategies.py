@@ -110,9 +110,9 @@ def test_race_aware_plays_a_contested_card_before_an_uncontested_one() -> None:
     assert isinstance(choice, Play) and str(choice.card) == "R2"
 
 
-def test_watchful_waits_instead_of_burying_a_discard_top_about_to_fit() -> None:
+def test_watchful_watches_instead_of_burying_a_discard_top_about_to_fit() -> None:
     # Seat 0's discard top is R6; the red pile is at R4 and seat 1 shows R5:
-    # once seat 1 plays it, R6 fits. Turning now would bury the R6.
+    # once seat 1 plays it, R6 fits. Turning now would bury the R6 (R3).
     seats = [
         {"stack": ["Y10", "Y9"], "row": [["B10"], ["B9"], ["B8"]], "discard": ["R6"]},
         {"stack": ["Y10", "R5"], "row": [["B10"], ["B9"], ["B8"]]},
@@ -122,11 +122,30 @@ def test_watchful_waits_instead_of_burying_a_discard_top_about_to_fit() -> None:
     assert not view.plays and TURN in view.actions
     assert get_strategy("stack-first").choose(view, random.Random(0)) == TURN
     assert get_strategy("watchful").choose(view, random.Random(0)) is None
-    # nobody shows an R5: nothing to wait for, so it turns
+    # nobody shows an R5: nothing to watch for, so it turns
     seats[1]["stack"] = ["Y10", "G5"]
-    assert (
-        get_strategy("watchful").choose(position(seats, middle).view(0), random.Random(0)) == TURN
-    )
+    view = position(seats, middle).view(0)
+    assert get_strategy("watchful").choose(view, random.Random(0)) == TURN
+
+
+def test_watchful_watches_when_its_stack_top_or_a_row_card_is_about_to_fit() -> None:
+    # The green pile is at G2 and seat 2 shows G3 in its row: seat 0's G4 —
+    # on its stack, or in its row — fits as soon as seat 2 plays the G3.
+    middle = [[("G1", 1), ("G2", 1)]]
+    other = {"stack": ["Y10", "Y9"], "row": [["G3"], ["B9"], ["B8"]]}
+    for mine in (
+        {"stack": ["Y10", "G4"], "row": [["B10"], ["B9"], ["B8"]]},
+        {"stack": ["Y10", "Y9"], "row": [["B10"], ["G4"], ["B8"]]},
+    ):
+        view = position([mine, QUIET, other], middle).view(0)
+        assert not view.plays
+        assert get_strategy("watchful").choose(view, random.Random(0)) is None
+        assert get_strategy("race-aware").choose(view, random.Random(0)) == TURN
+    # a 1 needs nobody: seat 0's G2 would fit a new green pile after seat 2's G1
+    other["row"] = [["G1"], ["B9"], ["B8"]]
+    mine = {"stack": ["Y10", "G2"], "row": [["B10"], ["B9"], ["B8"]]}
+    view = position([mine, QUIET, other]).view(0)
+    assert get_strategy("watchful").choose(view, random.Random(0)) is None
 
 
 def test_r6_watchful_stores_a_stuck_stack_top_on_the_row() -> None:

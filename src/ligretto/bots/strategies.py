@@ -268,35 +268,32 @@ def _rival_codes(view: BotView) -> set[int]:
 
 @register
 class Watchful(RaceAware):
-    """``race-aware``, and it does not bury a discard top that is about to fit.
+    """``race-aware``, and it watches instead of turning when a card is about to fit.
 
-    When nothing of mine fits, ``stack-first`` turns three cards at once,
-    which buries the discard top until the next recycle (R3: only the top
-    is playable). But often the card it needs next is in plain sight: the
-    pile wants ``c − 1`` and another seat shows ``c − 1`` on its row, its
-    stack or its discard pile, so someone will play it within a second or
-    two — and then my ``c`` fits. Watching the middle for that moment
-    instead of turning keeps the card and usually wins it: the owner of
-    ``c − 1`` has to play first, and I am already waiting while everyone
-    else with a ``c`` is busy turning. Only the discard top needs this; row
-    and stack cards stay open anyway.
+    When nothing of mine fits, ``stack-first`` turns three cards. Turning
+    takes a person a second or two, and meanwhile they do not watch the
+    middle. But often one of my open cards — the stack top, a row card, the
+    discard top — is about to fit: its pile wants ``c − 1`` and another seat
+    shows ``c − 1`` openly, so that seat will play it within moments. Then
+    whoever reacts first gets the pile (R3), and a person busy turning
+    reacts late. ``watchful`` does not turn then; it watches the middle and
+    plays the moment the pile moves, ahead of the seats that are turning.
+    It also keeps a discard top from being buried under the next packet
+    (only the top is playable, R3).
     """
 
     name = "watchful"
     aliases = ("mine",)
-    summary = "race-aware, and waits rather than bury a discard top about to fit"
+    summary = "race-aware, and watches instead of turning when a card is about to fit"
 
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
         action = super().choose(view, rng)
         kind = type(action)
-        if kind is Turn or kind is Recycle:
-            me = view.seats[view.viewer] if view.viewer is not None else None
-            if (
-                me is not None
-                and me.discard_top is not None
-                and _about_to_fit(view, me.discard_top.code)
-            ):
-                return None  # watch the middle instead of burying the card
+        if (kind is Turn or kind is Recycle) and view.viewer is not None:
+            me = view.seats[view.viewer]
+            for card in (me.stack_top, me.discard_top, *(p.top for p in me.row)):
+                if card is not None and _about_to_fit(view, card.code):
+                    return None  # watch the middle instead of turning
         return action
 
 
