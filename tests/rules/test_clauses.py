@@ -143,6 +143,7 @@ def test_r3_a_one_opens_a_new_pile_at_any_time_with_the_next_id() -> None:
         (1, "R1", 1),
         (2, "G1", 1),
     ]
+    assert [str(p.needs) for p in piles] == ["R4", "R2", "G2"]
 
 
 def Action_play(card: str, slot: int | None, pile: int | None, source: str = "row") -> Play:
@@ -191,7 +192,7 @@ def test_r3_a_ten_closes_the_pile() -> None:
     events = r.apply(0, Action_play("R10", 0, 0))
     assert PileClosed(0, 0) in events
     (p,) = r.view(None).middle
-    assert p.closed and p.count == 10 and str(p.top) == "R10"
+    assert p.closed and p.count == 10 and str(p.top) == "R10" and p.needs is None
     assert not any(isinstance(a, Play) and a.pile == 0 for a in r.legal_actions(1))
 
 

@@ -30,6 +30,11 @@ class PileView:
     count: int
     closed: bool
 
+    @property
+    def needs(self) -> Card | None:
+        """The card this pile takes next (R3), ``None`` once a 10 closed it."""
+        return None if self.closed else Card(self.top.colour, self.top.value + 1)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
