@@ -289,37 +289,35 @@ class Watchful(RaceAware):
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
         action = super().choose(view, rng)
         kind = type(action)
-        if (kind is Turn or kind is Recycle) and view.viewer is not None:
-            me = view.seats[view.viewer]
-            for card in (me.stack_top, me.discard_top, *(p.top for p in me.row)):
-                if card is not None and _about_to_fit(view, card.code):
-                    return None  # watch the middle instead of turning
+        if (kind is Turn or kind is Recycle) and _worth_watching(view):
+            return None  # watch the middle instead of turning
         return action
 
 
-def _about_to_fit(view: BotView, code: int) -> bool:
-    """Whether the card ``code`` will fit as soon as someone else plays its predecessor.
+def _worth_watching(view: BotView) -> bool:
+    """Whether one of the viewer's open cards fits as soon as another seat plays.
 
-    True when the predecessor fits the middle now (a 1 always does; else a
-    pile's top is the card below it) and another seat shows it openly.
+    True when, for an open card ``c`` of mine (stack top, row card, discard
+    top), another seat shows ``c − 1`` openly and ``c − 1`` fits the middle
+    now (a 1 always does; otherwise a pile's top is the card below it).
     """
-    if code % 10 == 0:
-        return False  # a 1 fits already
-    before = code - 1
-    if before % 10 != 0 and not any(
-        pile.top.code == before - 1 and not pile.closed for pile in view.middle
-    ):
-        return False
     me = view.viewer
-    for seat in view.seats:
-        if seat.seat == me:
-            continue
-        stack_top, discard_top = seat.stack_top, seat.discard_top
-        if (stack_top is not None and stack_top.code == before) or (
-            discard_top is not None and discard_top.code == before
-        ):
-            return True
-        for position in seat.row:
-            if position.top is not None and position.top.code == before:
-                return True
-    return False
+    if me is None:
+        return False
+    seats = view.seats
+    own = seats[me]
+    befores = [
+        card.code - 1
+        for card in (own.stack_top, own.discard_top, *(p.top for p in own.row))
+        if card is not None and card.code % 10 != 0  # a 1 would fit already
+    ]
+    if not befores:
+        return False
+    shown = _rival_codes(view)
+    wanted = [b for b in befores if b in shown]
+    if not wanted:
+        return False
+    if any(b % 10 == 0 for b in wanted):
+        return True  # another seat shows the 1 before my 2
+    tops = {pile.top.code for pile in view.middle if not pile.closed}
+    return any(b - 1 in tops for b in wanted)

@@ -50,15 +50,16 @@ Observer = Callable[[float, int, Round, BotView, Decision], None]
 class SeatSight:
     """The seat's view for a bot, built lazily: equal to ``round.view(seat)``.
 
-    ``round.view(seat)`` builds every seat and every pile, which would cost
-    more than everything else in a simulated decision together; most
-    decisions need only the seat's legal actions. This object answers
-    ``actions`` and ``plays`` at once and builds the full view on the first
-    read of ``seats`` or ``middle``. It must be read before the round moves
-    on (the simulator asks the bot at once).
+    Most decisions need only the seat's legal actions, so this object asks
+    the round for them at once and for the rest — every seat's open cards
+    and the middle, which are the same for every viewer — only on the first
+    read of ``seats`` or ``middle``, from the watcher's view
+    (``round.view(None)``, which does not compute anyone's legal actions).
+    It must be read before the round moves on (the simulator asks the bot
+    at once).
     """
 
-    __slots__ = ("_plays", "_round", "_table", "actions", "options", "viewer")
+    __slots__ = ("_plays", "_public", "_round", "actions", "options", "viewer")
 
     def __init__(self, rnd: Round, seat: int) -> None:
         self._round = rnd
@@ -66,7 +67,7 @@ class SeatSight:
         self.options = rnd.options
         self.actions: Sequence[Action] = rnd.legal_actions(seat)
         self._plays: list[Play] | None = None
-        self._table: TableView | None = None
+        self._public: TableView | None = None
 
     @property
     def plays(self) -> Sequence[Play]:
@@ -80,19 +81,18 @@ class SeatSight:
             self._plays = plays
         return self._plays
 
-    def table(self) -> TableView:
-        """The full view, ``round.view(seat)``."""
-        if self._table is None:
-            self._table = self._round.view(self.viewer)
-        return self._table
+    def _table(self) -> TableView:
+        if self._public is None:
+            self._public = self._round.view(None)
+        return self._public
 
     @property
     def middle(self) -> Sequence[PileView]:
-        return self.table().middle
+        return self._table().middle
 
     @property
     def seats(self) -> Sequence[SeatView]:
-        return self.table().seats
+        return self._table().seats
 
 
 @dataclass(frozen=True, slots=True)
