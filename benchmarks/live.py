@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -50,6 +51,29 @@ def _free_port() -> int:
         return port
 
 
+class GcWatch:
+    """Time spent in the cyclic garbage collector (its pauses stop the loop)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._start)
+
+    def summary(self) -> str:
+        if not self.pauses:
+            return "no collections"
+        return (
+            f"{len(self.pauses)} collections, {sum(self.pauses) * 1000:.0f} ms in all, "
+            f"longest {max(self.pauses) * 1000:.1f} ms"
+        )
+
+
 def _raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
@@ -61,7 +85,7 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str) -> None:
+def serve(port: int, data_dir: str, gc_threshold: int) -> None:
     import uvicorn
 
     from ligretto.live.table import TableSettings
@@ -69,6 +93,9 @@ def serve(port: int, data_dir: str) -> None:
     from ligretto.web.settings import Settings
 
     _raise_fd_limit()
+    watch = GcWatch()
+    if gc_threshold:
+        gc.set_threshold(gc_threshold, 10, 10)
     app = create_app(Settings(data_dir=Path(data_dir), database_url=None))
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
     uvicorn.run(
@@ -80,6 +107,7 @@ def serve(port: int, data_dir: str) -> None:
         backlog=4096,
         timeout_graceful_shutdown=2,
     )
+    print(f"server GC: {watch.summary()}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------
@@ -268,19 +296,30 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured window")
     parser.add_argument("--level", default="medium", help="the clients' reaction-time level")
     parser.add_argument("--ramp", type=float, default=15.0, help="seconds to connect everyone")
-    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DATA_DIR"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--gc-threshold",
+        type=int,
+        default=0,
+        help="gen0 GC threshold for both processes (0: as the app sets it)",
+    )
+    parser.add_argument(
+        "--serve", nargs=3, metavar=("PORT", "DATA_DIR", "GC"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1])
+        serve(int(args.serve[0]), args.serve[1], int(args.serve[2]))
         return
     if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
     _raise_fd_limit()
+    # The clients' own collector pauses would be counted as server latency:
+    # this load generator keeps them as rare as the app keeps its own.
+    gc.set_threshold(args.gc_threshold or 50_000, 10, 10)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data_dir:
         server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), data_dir],
+            [sys.executable, __file__, "--serve", str(port), data_dir, str(args.gc_threshold)],
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:
@@ -295,6 +334,7 @@ def main() -> None:
                     time.sleep(0.2)
             cpu_before = _cpu_seconds(server.pid)
             client_before = time.process_time()
+            client_gc = GcWatch()
             wall_before = time.monotonic()
             stats = asyncio.run(
                 drive(base, args.tables, args.seats, args.seconds, args.level, args.ramp)
@@ -309,6 +349,7 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+    print(f"client GC: {client_gc.summary()}")
     seats = args.tables * args.seats
     answered = len(stats.latencies)
     print(f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from typing import Annotated, Literal
 
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 router = APIRouter()
 
+GC_YOUNG_THRESHOLD = 50_000
+
 # Refusals for flooding that are still answered before the socket closes.
 _MAX_STRIKES = 200
 
@@ -56,6 +59,13 @@ def start_tables(
     """
     settings = settings or getattr(app.state, "table_settings", None)
     registry = TableRegistry(scorekeeper=scorekeeper, settings=settings)
+    # Real-time play: the cyclic garbage collector stops every table while
+    # it runs. With a thousand connections its default young-generation
+    # threshold (700) meant hundreds of collections a minute and pauses of
+    # a third of a second (benchmarks/live.py); fewer, later ones pause less.
+    threshold = gc.get_threshold()
+    if threshold[0] < GC_YOUNG_THRESHOLD:
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *threshold[1:])
     app.state.tables = registry
     return registry
 
