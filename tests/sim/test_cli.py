@@ -104,5 +104,9 @@ def test_table_output_and_errors() -> None:
     assert "greedy:medium" in result.output and "paired comparison" in result.output
     bad = runner.invoke(app, ["simulate", "--bots", "genius:hard", "--rounds", "5"])
     assert bad.exit_code != 0 and "unknown strategy 'genius'" in bad.output
+    repeated = _run_json("--players", "5", "--bots", "stack-first:hard,mine", "--rounds", "3")
+    assert repeated["config"]["bots"] == ["stack-first:hard", "mine:medium"] * 2 + [
+        "stack-first:hard"
+    ]
     too_many = runner.invoke(app, ["simulate", "--players", "2", "--bots", BOTS, "--rounds", "5"])
     assert too_many.exit_code != 0 and "4 bots for 2 players" in too_many.output

@@ -46,23 +46,33 @@ def _fmt_ci(mean: float, low: float, high: float, digits: int = 2) -> str:
     return f"{mean:.{digits}f} ± {(high - low) / 2:.{digits}f}"
 
 
+def _p_text(p: float) -> str:
+    # below about 1e-16 the t distribution's tail is lost in rounding
+    return "< 1e-16" if p < 1e-16 else f"{p:.2g}"
+
+
 def _percent(rate: float) -> str:
-    return "–" if math.isnan(rate) else f"{100 * rate:.1f} %"
+    return "–" if math.isnan(rate) else f"{100 * rate:.1f}%"
 
 
 def render_report(report: SimReport, console: Console) -> None:
     """The result table (per seat), the run's line and the bot comparisons."""
     games = report.games
-    table = Table(title=f"{report.rounds} rounds" + (f", {games.games} games" if games else ""))
-    table.add_column("seat", justify="right")
-    table.add_column("bot")
+    table = Table(
+        title=f"{report.rounds} rounds" + (f", {games.games} games" if games else ""),
+        caption=("games: games won (T4/T5); " if games else "")
+        + "wins: rounds with the top score (ties shared); points: mean per round "
+        "(R5) ± 95 % CI; stop: Ligretto Stop called; stack: cards left; races: won/lost (R3)",
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("bot", no_wrap=True, min_width=16)
     if games:
-        table.add_column("game wins", justify="right")
-    table.add_column("round wins", justify="right")
-    table.add_column("points/round (95 % CI)", justify="right")
-    table.add_column("stop", justify="right")
-    table.add_column("stack left", justify="right")
-    table.add_column("races won/lost", justify="right")
+        table.add_column("games", justify="right", no_wrap=True)
+    table.add_column("wins", justify="right", no_wrap=True)
+    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column("stop", justify="right", no_wrap=True)
+    table.add_column("stack", justify="right", no_wrap=True)
+    table.add_column("races", justify="right", no_wrap=True)
     for s in report.seats:
         row = [str(s.seat), s.bot]
         if games and s.game_wins is not None:
@@ -101,7 +111,7 @@ def render_report(report: SimReport, console: Console) -> None:
                 c.a,
                 c.b,
                 _fmt_ci(d.mean, d.low, d.high),
-                f"{c.result.p_value:.2g}" + (" *" if c.result.significant else ""),
+                _p_text(c.result.p_value) + (" *" if c.result.significant else ""),
             )
         console.print(comp)
 
