@@ -261,3 +261,35 @@ def test_every_round_goes_onto_the_tafel_game_until_its_outcome(
     assert last["totals"] == list(game.totals)
     assert [game.players[w] for w in last["winners"]] == list(game.winners)
     assert max(game.totals) >= 30
+
+
+def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:
+    """Leaving while the scores are shown: the next round must not stall."""
+
+    async def scenario() -> tuple[bool, bool]:
+        settings = dataclasses.replace(FAST, away_after=0.1, bot_pace=100.0)
+        table = Table(
+            "AWAY",
+            seats=2,
+            options=RuleOptions(),
+            end=EndCondition(),
+            host_token="host-token-1234",
+            settings=settings,
+        )
+        table.seat_human(0, "Anna")
+        table.put_bot(1, "greedy", "easy")
+        person = Recorder(table)
+        table.start_task()
+        table.submit(person, Join(type="join", token="host-token-1234"))
+        table.call(table.begin_game)
+        await asyncio.sleep(0.05)
+        table.left(person)
+        table.call(table._deal)  # a new round starts before the timer fires
+        await asyncio.sleep(0.05)
+        before = table.seats[0].away
+        await asyncio.sleep(0.2)
+        after = table.seats[0].away
+        await table.stop()
+        return before, after
+
+    assert asyncio.run(scenario()) == (False, True)

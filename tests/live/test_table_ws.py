@@ -253,3 +253,20 @@ def test_a_seat_away_too_long_is_played_by_a_bot_and_can_be_reclaimed(
         seats = receive_until(again, "table")["table"]["seats"]
         assert seats[1]["away"] is False and seats[1]["connected"] is True
     anna.__exit__(None, None, None)
+
+
+def test_a_person_gone_before_the_start_is_stood_in_for_after_it(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(dataclasses.replace(FAST, bot_pace=1.0))
+    table = open_table(client)
+    url = f"/play/{table['code']}/ws"
+    with client.websocket_connect(url) as ben:
+        join(ben, name="Ben")  # sits down, then leaves before the start
+    with client.websocket_connect(url) as anna:
+        join(anna, token=table["host_token"])
+        send(anna, "start")
+        seats = receive_until(anna, "table")["table"]["seats"]
+        while not seats[1]["away"]:
+            seats = receive_until(anna, "table")["table"]["seats"]
+        assert receive_until(anna, "events")["seat"] == 1

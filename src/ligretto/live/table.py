@@ -99,6 +99,9 @@ class Seat:
     generation: int = 0
     brain: BotBrain | None = None
     bot_pending: bool = False
+    # Bumped when a person (re)joins this seat: an "away" timer set before
+    # that is stale.
+    presence: int = 0
 
     @property
     def bot_plays(self) -> bool:
@@ -134,7 +137,7 @@ class _Timer:
     kind: Literal["go", "next", "away"]
     round_no: int
     seat: int = -1
-    generation: int = 0
+    generation: int = 0  # for "away": the seat's presence count when set
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +317,7 @@ class Table:
                 token = message.token
                 conn.seat = seat.index
                 seat.conns.add(conn)
+                seat.presence += 1
                 if seat.away:
                     # Reclaimed: the stand-in bot stops, the person plays on.
                     seat.away = False
@@ -377,7 +381,7 @@ class Table:
             if not seat.conns and seat.kind == "human" and self.phase != "lobby":
                 self._later(
                     self.settings.away_after,
-                    _Timer("away", self.round_no, seat.index, seat.generation),
+                    _Timer("away", self.round_no, seat.index, seat.presence),
                 )
         if conn.joined:
             self._broadcast_table()
@@ -475,6 +479,13 @@ class Table:
             for c in seat.conns:
                 c.seat = index
         self.seats = kept
+        for seat in self.seats:
+            if seat.kind == "human" and not seat.conns:
+                # Gone before the start: a stand-in takes over if they stay away.
+                self._later(
+                    self.settings.away_after,
+                    _Timer("away", self.round_no, seat.index, seat.presence),
+                )
         if self.scorekeeper is not None:
             # The board is written in a worker thread: a database write
             # must never hold up the moves of this or any other table.
@@ -501,7 +512,9 @@ class Table:
         self._later(self.settings.countdown, _Timer("go", self.round_no))
 
     def _on_timer(self, timer: _Timer) -> None:
-        if timer.round_no != self.round_no:
+        # "away" outlives rounds (its seat generation says if it is stale);
+        # the others belong to the round they were set in.
+        if timer.kind != "away" and timer.round_no != self.round_no:
             return
         if timer.kind == "go" and self.phase == "countdown":
             self.phase = "playing"
@@ -513,7 +526,13 @@ class Table:
             if timer.seat >= len(self.seats):
                 return
             seat = self.seats[timer.seat]
-            if seat.kind == "human" and not seat.conns and not seat.away:
+            if (
+                seat.kind == "human"
+                and not seat.conns
+                and not seat.away
+                and seat.presence == timer.generation
+                and self.phase not in ("lobby", "game_over")
+            ):
                 seat.away = True
                 seat.generation += 1
                 seat.bot_pending = False
