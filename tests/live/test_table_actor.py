@@ -293,3 +293,26 @@ def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:
         return before, after
 
     assert asyncio.run(scenario()) == (False, True)
+
+
+def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
+    from ligretto.live.table import MAX_WATCHERS
+
+    async def scenario() -> list[str]:
+        table = Table(
+            "MANY",
+            seats=2,
+            options=RuleOptions(),
+            end=EndCondition(),
+            host_token="host-token-1234",
+        )
+        table.start_task()
+        watchers = [Recorder(table) for _ in range(MAX_WATCHERS + 1)]
+        for watcher in watchers:
+            table.submit(watcher, Join(type="join"))
+        await asyncio.sleep(0.05)
+        await table.stop()
+        assert len(table.watchers) == MAX_WATCHERS
+        return watchers[-1].refusals
+
+    assert asyncio.run(scenario()) == ["table_full"]

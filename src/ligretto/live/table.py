@@ -62,6 +62,9 @@ log = logging.getLogger(__name__)
 
 Phase = Literal["lobby", "countdown", "playing", "round_over", "game_over"]
 
+# Each watcher costs a message per move; a table is not a broadcast studio.
+MAX_WATCHERS = 100
+
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
@@ -347,6 +350,9 @@ class Table:
             free.conns.add(conn)
             conn.seat = free.index
         if conn.seat is None:
+            if len(self.watchers) >= MAX_WATCHERS and not conn.host:
+                self._refuse(conn, Reason.TABLE_FULL, "this table has as many watchers as it takes")
+                return
             self.watchers.add(conn)
         conn.joined = True
         conn.send(
