@@ -26,6 +26,7 @@ const state = {
   lastRoundOver: null,
   scoresTimer: null,
   closedByUs: false,
+  watchFallback: false,
 };
 
 function fmt(text, values) {
@@ -95,6 +96,7 @@ function setConnection(text) {
 function handle(m) {
   switch (m.type) {
     case "welcome":
+      state.watchFallback = false;
       state.seat = m.seat;
       state.host = m.host;
       state.clockOffset = m.server_now * 1000 - Date.now();
@@ -155,7 +157,10 @@ function onRefused(m) {
   if (m.code === "bad_token") localStorage.removeItem(tokenKey);
   toast((T.refused && T.refused[m.code]) || m.reason || m.code, m.code);
   // A join that could not be seated still lets this page watch the table.
-  if (["name_taken", "bad_name", "table_full", "already_started", "bad_token"].includes(m.code)) {
+  // (Once: a table with no room for watchers either answers table_full again.)
+  const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token"];
+  if (unseated.includes(m.code) && !state.watchFallback) {
+    state.watchFallback = true;
     send("join");
   }
 }
