@@ -71,8 +71,12 @@ function connect() {
     }
     handle(message);
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (event) => {
     if (state.ws !== ws) return;
+    if (event.code === 4404) {
+      setConnection(T.refused.no_such_table);  // the table has ended: stop trying
+      return;
+    }
     setConnection(T.reconnecting);
     state.retry += 1;
     const delay = state.closedByUs ? 0 : Math.min(5000, 300 * 2 ** Math.min(state.retry, 4));
