@@ -1,12 +1,16 @@
 """Bots: strategies that play from what a seat sees, with human-like timing.
 
 Pure: no I/O, no asyncio, randomness only from an injected ``random.Random``.
+A bot is a strategy (``random``, ``greedy``, ``stack-first``, ``race-aware``,
+``watchful`` alias ``mine`` …) and a level (``easy`` … ``expert``); drive it
+with ``bot.timed(round.view(seat), rng)`` → ``(action or None, delay)``.
+See docs/bots.md.
 
 >>> from ligretto.bots import make_bot, strategy_names
 >>> strategy_names()[:3]
 ['random', 'greedy', 'stack-first']
 >>> make_bot("mine:hard").strategy.name
-'race-aware'
+'watchful'
 """
 
 from ligretto.bots.bot import Bot, BotSpec, Decision, make_bot
