@@ -130,17 +130,25 @@ class Greedy(Strategy):
         return _chores(view.actions)
 
 
-def _first_by_source(plays: Sequence[Play], rank: dict[Source, int]) -> Play | None:
-    """The first play from the best-ranked source (rank 0 is best)."""
-    best: Play | None = None
-    best_rank = len(rank)
+def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | None:
+    """The first play from the first source in ``order`` that has one.
+
+    Compares sources by identity: hashing an Enum member runs Python code,
+    and this is called at every decision of every simulated seat.
+    """
+    first, second, third = order
+    from_second: Play | None = None
+    from_third: Play | None = None
     for play in plays:
-        r = rank[play.source]
-        if r < best_rank:
-            best, best_rank = play, r
-            if r == 0:
-                break
-    return best
+        source = play.source
+        if source is first:
+            return play
+        if source is second:
+            if from_second is None:
+                from_second = play
+        elif source is third and from_third is None:
+            from_third = play
+    return from_second if from_second is not None else from_third
 
 
 @register
@@ -156,14 +164,11 @@ class StackFirst(Strategy):
     summary = "R7: refill at once; stack top, then row, then discard; else turn"
     order: ClassVar[tuple[Source, ...]] = (Source.STACK, Source.ROW, Source.DISCARD)
 
-    def __init__(self) -> None:
-        self._rank = {source: i for i, source in enumerate(self.order)}
-
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
         refill = _refill(view)
         if refill is not None:
             return refill
-        play = _first_by_source(view.plays, self._rank)
+        play = _first_by_source(view.plays, self.order)
         if play is not None:
             return play
         return _chores(view.actions)
