@@ -50,6 +50,7 @@ def enter_middle(page: Page, middle: dict[int, int]) -> None:
     for seat, count in middle.items():
         page.locator(f"#middle-{seat}").fill(str(count))
     page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
+    page.wait_for_url(re.compile(r"[?&]saved=\d+"))  # the board after the save
 
 
 def totals(page: Page) -> list[str]:
