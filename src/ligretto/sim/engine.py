@@ -9,7 +9,9 @@ faster seat has meanwhile put a card on the named pile, the engine refuses
 the move with ``PileTaken`` and the card stays where it was — the race of R3,
 lost exactly as at a real table. The loser looks again.
 
-A seat with nothing to do (no legal action) waits until the middle changes.
+A bot may also wait (no legal action, or ``watchful`` watching for a pile
+to move): the seat looks again after a notice time, or at once when a card
+lands in the middle. An R4 reshuffle voids every decision taken before it.
 Everything random — the deal, the bots' choices and their times — follows
 from one seed, so a round is reproducible.
 """
