@@ -76,6 +76,9 @@ def test_t2_t3_a_round_stacks_first_then_middle_with_live_preview(
     for _ in range(3):
         plus.click()
     expect(page.locator("#stack-1")).to_have_value("3")
+    # Enter moves on to the next player's count instead of saving half a round.
+    page.locator("#stack-1").press("Enter")
+    expect(page.locator("#stack-2")).to_be_focused()
     page.locator("#stack-2").fill("5")
     expect(page.locator(".entry[data-player='1'] .preview .points")).to_have_text(f"{MINUS}6")
     shoot(page, "phone-stacks-entry")

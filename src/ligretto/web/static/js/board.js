@@ -103,6 +103,22 @@ document.addEventListener("input", (event) => {
 });
 document.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
 
+// Enter in a count moves on to the next player's count (the phone's "next"
+// key); only the last one saves, so a half-entered round is not sent.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || !event.target.matches(".stepper input")) return;
+  const fields = [...event.target.form.querySelectorAll(".stepper input:not([readonly])")];
+  const next = fields[fields.indexOf(event.target) + 1];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+  }
+});
+for (const form of document.querySelectorAll("form[data-entry]")) {
+  const fields = form.querySelectorAll(".stepper input");
+  fields[fields.length - 1]?.setAttribute("enterkeyhint", "done");
+}
+
 // Select the whole number on focus so typing replaces it.
 document.addEventListener("focusin", (event) => {
   if (event.target.matches(".stepper input")) event.target.select();
