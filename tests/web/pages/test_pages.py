@@ -156,6 +156,11 @@ def test_t3_an_implausible_round_needs_the_confirm_button(client: TestClient) ->
     assert asked.status_code == 422
     assert "Ben: 3 in the middle, but 8 cards left the Ligretto stack." in asked.text
     assert 'name="confirm" value="1"' in asked.text
+    # Enter in a field presses the form's first button: it must not be "Save anyway".
+    form = asked.text[asked.text.index('data-entry="middle"'):]
+    assert 'name="confirm"' not in form[: form.index("<button")] + form[
+        form.index("<button") : form.index("</button>")
+    ]
     confirmed = middle(client, edit, 1, {0: "12", 1: "3"}, confirm="1")
     assert confirmed.status_code == 303
     assert totals(client, edit) == ["12", "\u22121"]
