@@ -74,6 +74,28 @@ class GcWatch:
         )
 
 
+class LoopLag:
+    """How late a 10 ms sleep wakes up: the time the event loop was not free."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - start - 0.01)
+
+    def summary(self) -> str:
+        if not self.lags:
+            return "not measured"
+        ms = sorted(x * 1000 for x in self.lags)
+        return (
+            f"p50 {ms[len(ms) // 2]:.1f} ms, p99 {ms[int(len(ms) * 0.99)]:.1f} ms, "
+            f"max {ms[-1]:.1f} ms"
+        )
+
+
 def _raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
@@ -98,7 +120,8 @@ def serve(port: int, data_dir: str, gc_threshold: int) -> None:
         gc.set_threshold(gc_threshold, 10, 10)
     app = create_app(Settings(data_dir=Path(data_dir), database_url=None))
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
-    uvicorn.run(
+    lag = LoopLag()
+    config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
@@ -107,7 +130,19 @@ def serve(port: int, data_dir: str, gc_threshold: int) -> None:
         backlog=4096,
         timeout_graceful_shutdown=2,
     )
-    print(f"server GC: {watch.summary()}", file=sys.stderr)
+
+    async def run() -> None:
+        watcher = asyncio.get_running_loop().create_task(lag.run())
+        try:
+            await uvicorn.Server(config).serve()
+        finally:
+            # uvicorn re-raises the SIGINT that stopped it: report first.
+            watcher.cancel()
+            print(f"server GC: {watch.summary()}", file=sys.stderr)
+            print(f"server event-loop lag: {lag.summary()}", file=sys.stderr, flush=True)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
 
 
 # --------------------------------------------------------------------------
@@ -127,6 +162,7 @@ class Stats:
     rounds_seen: int = 0
     window_start: float = 0.0
     window_end: float = 0.0
+    lag: LoopLag = field(default_factory=LoopLag)
 
     def measuring(self, now: float) -> bool:
         return self.window_start <= now < self.window_end
@@ -241,6 +277,7 @@ async def drive(
             created.append(response.json())
             if t % 50 == 49:
                 await asyncio.sleep(0)
+    lag_task = asyncio.get_running_loop().create_task(stats.lag.run())
     start = time.perf_counter()
     stats.window_start = start + ramp + 4.0  # after the ramp and the first countdown
     stats.window_end = stats.window_start + seconds
@@ -281,6 +318,7 @@ async def drive(
     await asyncio.wait(tasks, timeout=seconds + ramp + 30)
     for task in tasks:
         task.cancel()
+    lag_task.cancel()
     return stats
 
 
@@ -350,6 +388,7 @@ def main() -> None:
                 server.kill()
                 server.wait()
     print(f"client GC: {client_gc.summary()}")
+    print(f"client event-loop lag: {stats.lag.summary()}")
     seats = args.tables * args.seats
     answered = len(stats.latencies)
     print(f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}")
