@@ -162,3 +162,18 @@ def test_bot_timing_depends_on_the_action_kind() -> None:
     delays = [bot.decide(rnd.view(0), random.Random(i)).delay for i in range(300)]
     turn_median = sorted(delays)[150]
     assert turn_median == pytest.approx(bot.timing.turn_median, rel=0.15)
+
+
+def test_watchful_gives_up_watching_a_card_that_is_never_played() -> None:
+    # a person may leave the fitting card lying: the bot must not watch for ever
+    seats = [
+        {"stack": ["Y10", "Y9"], "row": [["B10"], ["B9"], ["B8"]], "discard": ["R6"]},
+        {"stack": ["Y10", "R5"], "row": [["B10"], ["B9"], ["B8"]]},
+    ]
+    view = position(seats, [[("R1", 0), ("R2", 0), ("R3", 0), ("R4", 0)]]).view(0)
+    watchful = get_strategy("watchful")
+    rng = random.Random(4)
+    looks = [watchful.choose(view, rng) for _ in range(2000)]
+    turns = looks.count(TURN)
+    assert looks.count(None) + turns == 2000
+    assert 20 <= turns <= 110  # about 3 % of the looks (patience 0.97)
