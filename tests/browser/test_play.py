@@ -229,6 +229,7 @@ def test_the_table_on_a_desktop_with_keyboard_play(
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#countdown")).to_be_visible()
     expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     hand = page.locator("#my-hand .count")
     before = int(hand.inner_text())
     page.keyboard.press("Space")  # turn three hand cards (R3)
@@ -259,7 +260,7 @@ def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     page.locator("#seat1").select_option("greedy")  # slowed right down: it waits
     page.get_by_role("button", name="Open the table").click()
     page.get_by_role("button", name="Start the game").click()
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     page.keyboard.press("1")  # row position 0: R2 fits on both red piles
     targets = page.locator("#middle .card.target")
     expect(targets).to_have_count(2)

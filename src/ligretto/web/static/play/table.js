@@ -460,7 +460,10 @@ function targetOf(action) {
 
 function pick(source) {
   const v = state.view;
-  if (!v || v.viewer === null || !state.table || state.table.phase !== "playing") return;
+  // During the countdown a move is sent anyway: the server, the only judge
+  // of the start time, answers "wait for Ligretto!" if it is early.
+  if (!v || v.viewer === null || !state.table) return;
+  if (state.table.phase !== "playing" && state.table.phase !== "countdown") return;
   if (state.chooser && state.chooser.source === source) return cancelChooser();
   cancelChooser();
   const actions = v.actions.filter((a) => sourceOf(a) === source);
