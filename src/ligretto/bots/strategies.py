@@ -295,7 +295,7 @@ class Watchful(RaceAware):
     #: already, so its owner normally plays it within moments; but a person
     #: may leave it lying, and a bot must not watch for ever. At 0.97 it
     #: gives up after about 30 looks; in simulation this costs nothing
-    #: measurable (−0.2 ± 0.3 points per round against watching for ever).
+    #: measurable against watching for ever (docs/bots.md).
     patience: ClassVar[float] = 0.97
 
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
