@@ -275,3 +275,24 @@ def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     # A card that fits nowhere is refused on the page without a move.
     page.keyboard.press("3")
     expect(page.locator("#toast")).to_contain_text("fits nowhere")
+
+
+@pytest.mark.parametrize(
+    ("lang", "start", "stack"),
+    [("de", "Spiel starten", "Stapel"), ("nb", "Start spillet", "Bunke")],
+)
+def test_the_table_speaks_german_and_norwegian(
+    play_server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str, start: str, stack: str
+) -> None:
+    page = new_page(PHONE)
+    page.goto(f"{play_server.url}/play?lang={lang}")
+    page.locator("#host-name").fill("Kari")
+    page.locator("#new-table button[type=submit]").click()
+    expect(page.locator("#start")).to_have_text(start)
+    page.locator("#start").click()
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    expect(page.locator(".stack-place .place-label")).to_contain_text(stack)
+    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the table is {width}px wide"
+    shoot(page, f"play-phone-{lang}")
