@@ -186,6 +186,8 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     play_server: LiveServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
+    page.goto(play_server.url + "/play")
+    shoot(page, "play-phone-new-table")
     code = open_table(page, play_server)
     shoot(page, "play-phone-lobby")
     # A second person watches from a laptop.

@@ -225,6 +225,7 @@ function renderTable() {
   $("join-form").hidden = !(lobby && state.seat === null && free);
   $("host-tools").hidden = !(state.host && lobby);
   $("add-bot").disabled = !free;
+  $("add-bot").parentElement.hidden = !free;
   $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
   $("next-round").hidden = !(state.host && t.phase === "round_over");
   if (state.view) renderBoard(null);
