@@ -63,6 +63,12 @@ def test_t1_bad_games_refused_with_a_clear_message(client: TestClient) -> None:
         ({"players": "Anna, Ben"}, "invalid_request", "players"),
         ({"players": ["A", "B"], "colour": "red"}, "invalid_request", "colour"),
         ({}, "invalid_request", "players"),
+        # JSON true is no number and "yes" no boolean: nothing is coerced.
+        ({"players": ["A", "B"], "target": True}, "invalid_request", "target"),
+        ({"players": ["A", "B"], "target": "99"}, "invalid_request", "target"),
+        ({"players": ["A", "B"], "mode": "rounds", "rounds": True}, "invalid_request", "rounds"),
+        ({"players": ["A", "B"], "row_storage": "yes"}, "invalid_request", "row_storage"),
+        ({"players": ["A", "B"], "row_storage": 1}, "invalid_request", "row_storage"),
     ]
     for body, code, words in cases:
         response = client.post("/api/games", json=body)

@@ -97,6 +97,11 @@ def test_t3_implausible_round_needs_confirm(new_game: NewGame) -> None:
     assert refused.status_code == 422
     assert refused.json()["code"] == "implausible" and refused.json()["player"] == "Ben"
     assert game.get()["pending_round"] == 1
+    for not_a_confirmation in ("yes", 1, "true"):
+        refused = game.complete(1, {"Anna": 12, "Ben": 2, "Cleo": 5}, confirm=not_a_confirmation)
+        assert refused.status_code == 422, not_a_confirmation
+        assert "confirm" in refused.json()["detail"]
+    assert game.get()["pending_round"] == 1
     saved = game.complete(1, {"Anna": 12, "Ben": 2, "Cleo": 5}, confirm=True)
     assert saved.status_code == 200
     assert saved.json()["round"]["confirmed"] is True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 Counts = dict[str, Any] | list[Any]
 
@@ -36,10 +36,11 @@ class GameIn(BaseModel):
 
     players: list[str] = Field(description="2–12 names (16 with deck 'cards'), seating order")
     mode: Literal["target", "rounds"] = "target"
-    target: int | None = Field(None, description="target games: 50, 99 (default), 150 … 1000")
-    rounds: int | None = Field(None, description="rounds games: the agreed number, 1–100")
+    # Strict: pydantic would read JSON true as the number 1 and "yes" as true.
+    target: StrictInt | None = Field(None, description="target games: 50, 99 (default), 150 … 1000")
+    rounds: StrictInt | None = Field(None, description="rounds games: the agreed number, 1–100")
     deck: Literal["ligretto", "cards"] = "ligretto"
-    row_storage: bool = Field(False, description="R6: skips the T3 plausibility check")
+    row_storage: StrictBool = Field(False, description="R6: skips the T3 plausibility check")
 
 
 class RoundOpenIn(BaseModel):
@@ -69,7 +70,7 @@ class RoundPutIn(BaseModel):
 
     stacks: Counts | None = Field(None, json_schema_extra=_COUNTS_SCHEMA)
     middle: Counts | None = Field(None, json_schema_extra=_COUNTS_SCHEMA)
-    confirm: bool = Field(False, description="save a round that T3 finds implausible")
+    confirm: StrictBool = Field(False, description="save a round that T3 finds implausible")
 
 
 class RoundOut(BaseModel):
