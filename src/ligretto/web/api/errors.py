@@ -10,9 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from ligretto.store import Forbidden, GameNotFound, VersionConflict
 from ligretto.tafel import NoSuchRoundError, TafelError
@@ -79,6 +83,19 @@ async def _conflict(_request: Request, exc: Exception) -> Response:
     )
 
 
+_NOT_JSON = "the body cannot be read as JSON"
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith("/api/") or exc.status_code != 400:
+        return await http_exception_handler(request, exc)
+    # FastAPI answers 400 when it cannot even decode the body (bytes that are
+    # not UTF-8, a number too long to convert): to the API that is refused
+    # input like any other, so the same 422 and error shape.
+    return JSONResponse(error_body("invalid_request", _NOT_JSON), status_code=422)
+
+
 def _where(loc: tuple[Any, ...]) -> str:
     # Leave out where the value came from and pydantic's union branch names
     # ("dict[str,any]"): a person needs the field, not the schema internals.
@@ -103,11 +120,16 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     ]
     by_field: dict[str, list[str]] = {}
     for e in errors:
+        if e["type"] == "json_invalid":
+            by_field.setdefault(_NOT_JSON, [])
+            continue
         messages = by_field.setdefault(_where(tuple(e["loc"])), [])
         if e["msg"] not in messages:
             messages.append(e["msg"])
     # A union (counts by name or a list) fails once per branch: say "or".
-    message = "; ".join(f"{field}: {' or '.join(msgs)}" for field, msgs in by_field.items())
+    message = "; ".join(
+        f"{field}: {' or '.join(msgs)}" if msgs else field for field, msgs in by_field.items()
+    )
     return JSONResponse(
         error_body("invalid_request", message or "the request is not valid", errors=errors),
         status_code=422,
@@ -122,3 +144,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Forbidden, _forbidden)
     app.add_exception_handler(VersionConflict, _conflict)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(HTTPException, _http_error)
