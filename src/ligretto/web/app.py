@@ -1,4 +1,4 @@
-"""The web app factory: the Tafel's JSON API (and, added here, the pages)."""
+"""The web app factory: the Tafel's JSON API, its pages and online play."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
 
 from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
@@ -55,15 +54,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
 
-    # --- web pages: include their routers and mount static files here -------
-    install_pages(app)  # the Tafel pages and /static; their "/" comes first
+    install_pages(app)  # the Tafel pages (the start page is "/") and /static
     app.include_router(play_router)  # online play: /play, /api/tables, the WebSocket
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home() -> str:
-        return (
-            "<!doctype html><title>Ligretto</title><h1>Ligretto</h1>"
-            '<p>The Tafel API is at <a href="/docs">/docs</a>.</p>'
-        )
-
     return app
