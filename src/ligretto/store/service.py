@@ -410,12 +410,7 @@ class TafelService:
         """Enter the middle counts of the pending round ``number`` (T3)."""
 
         def act(game: Game) -> _Change:
-            rnd = game.complete_round(number, middle, confirm=confirm)
-            assert rnd.middle is not None
-            detail: dict[str, Any] = {"middle": names_to_counts(game, rnd.middle)}
-            if rnd.confirmed:
-                detail["confirmed"] = True
-            return _Change("complete_round", rnd, "update", detail)
+            return _complete(game, number, middle, confirm)
 
         return self._write(game_id, token, expected_version, act)
 
@@ -433,13 +428,7 @@ class TafelService:
         """Correct any round (T6); what is not given stays. Totals and outcome follow."""
 
         def act(game: Game) -> _Change:
-            old = game.round(number)
-            rnd = game.correct_round(number, stacks=stacks, middle=middle, confirm=confirm)
-            detail = {
-                "before": _round_counts(game, old),
-                "after": _round_counts(game, rnd),
-            }
-            return _Change("correct_round", rnd, "update", detail)
+            return _correct(game, number, stacks, middle, confirm)
 
         return self._write(game_id, token, expected_version, act)
 
@@ -458,21 +447,9 @@ class TafelService:
         otherwise correct it (the API's ``PUT /rounds/{n}``)."""
 
         def act(game: Game) -> _Change:
-            old = game.round(number)
-            if not old.complete and stacks is None and middle is not None:
-                rnd = game.complete_round(number, middle, confirm=confirm)
-                assert rnd.middle is not None
-                detail: dict[str, Any] = {"middle": names_to_counts(game, rnd.middle)}
-                if rnd.confirmed:
-                    detail["confirmed"] = True
-                return _Change("complete_round", rnd, "update", detail)
-            rnd = game.correct_round(number, stacks=stacks, middle=middle, confirm=confirm)
-            return _Change(
-                "correct_round",
-                rnd,
-                "update",
-                {"before": _round_counts(game, old), "after": _round_counts(game, rnd)},
-            )
+            if not game.round(number).complete and stacks is None and middle is not None:
+                return _complete(game, number, middle, confirm)
+            return _correct(game, number, stacks, middle, confirm)
 
         return self._write(game_id, token, expected_version, act)
 
@@ -681,6 +658,26 @@ def _token_ok(token_hash: str, token: str | None) -> bool:
     if not token:
         return False
     return hmac.compare_digest(token_hash, hash_token(token))
+
+
+def _complete(game: Game, number: int, middle: Counts, confirm: bool) -> _Change:
+    """Enter the pending round's middle (T3) and describe it for the history."""
+    rnd = game.complete_round(number, middle, confirm=confirm)
+    assert rnd.middle is not None
+    detail: dict[str, Any] = {"middle": names_to_counts(game, rnd.middle)}
+    if rnd.confirmed:
+        detail["confirmed"] = True
+    return _Change("complete_round", rnd, "update", detail)
+
+
+def _correct(
+    game: Game, number: int, stacks: Counts | None, middle: Counts | None, confirm: bool
+) -> _Change:
+    """Correct a round (T6) and record it before and after."""
+    old = game.round(number)
+    rnd = game.correct_round(number, stacks=stacks, middle=middle, confirm=confirm)
+    detail = {"before": _round_counts(game, old), "after": _round_counts(game, rnd)}
+    return _Change("correct_round", rnd, "update", detail)
 
 
 def _round_counts(game: Game, rnd: Round) -> dict[str, Any]:
