@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from ligretto.live.table import TableSettings
 from ligretto.rules.options import RuleOptions
@@ -36,7 +36,7 @@ Shoot = Callable[[Page, str], Path]
 
 
 def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
-    """Piles 0 and 1 are both R1 and seat 0 has R2 at row position 0 (R3)."""
+    """Piles 0 and 1 are both R1; both seats have R2 at row position 0 (R3)."""
     stack = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
     return Round.from_snapshot(
         {
@@ -44,7 +44,7 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
             "options": options.to_dict(),
             "seats": [
                 {"stack": stack, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]},
-                {"stack": stack, "row": [["G3"], ["B3"], ["B4"], ["B5"], ["B6"]]},
+                {"stack": stack, "row": [["R2"], ["G3"], ["B4"], ["B5"], ["B6"]]},
             ],
             "middle": [
                 {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
@@ -298,3 +298,62 @@ def test_the_table_speaks_german_and_norwegian(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table is {width}px wide"
     shoot(page, f"play-phone-{lang}")
+
+
+def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
+    staged_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    anna = new_page(DESKTOP)
+    anna.goto(staged_server.url + "/play")
+    anna.locator("#host-name").fill("Anna")
+    anna.locator("#seats").fill("2")
+    anna.locator("#seat1").select_option("open")
+    anna.get_by_role("button", name="Open the table").click()
+    expect(anna).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    # Ben's messages from the server can be held back: his page then shows
+    # the table as it was a moment ago, as a slow connection would.
+    ben = new_page(PHONE)
+    held: list[str | bytes] = []
+    hold = {"on": False}
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if hold["on"]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        def from_page(message: str | bytes) -> None:
+            server.send(message)
+            if hold["on"] and '"move"' in str(message):
+                hold["on"] = False  # the stale move is on its way: let time run
+                for old in held:
+                    ws.send(old)
+                held.clear()
+
+        server.on_message(from_server)
+        ws.on_message(from_page)
+
+    ben.route_web_socket(re.compile(r".*/play/.*/ws$"), route)
+    ben.goto(anna.url)
+    ben.locator("#join-name").fill("Ben")
+    ben.get_by_role("button", name="Take a seat").click()
+    expect(anna.locator("#seat-list")).to_contain_text("Ben")
+    anna.get_by_role("button", name="Start the game").click()
+    for page in (anna, ben):
+        expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    hold["on"] = True
+    anna.keyboard.press("1")
+    anna.keyboard.press("2")  # Anna's R2 onto pile 1
+    expect(anna.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")
+    ben.keyboard.press("1")  # Ben still sees pile 1 as R1 and wants it too
+    expect(ben.locator("#middle .card.target")).to_have_count(2)
+    ben.keyboard.press("2")
+    expect(ben.locator("#toast")).to_contain_text("Too slow")
+    expect(ben.locator('#my-row [data-source="row0"]')).to_have_attribute("data-card", "R2")
+    shoot(ben, "play-phone-race-lost")
+    # His card is still his: onto the other red pile it goes.
+    ben.keyboard.press("1")
+    expect(ben.locator('#middle [data-pile="0"]')).to_have_attribute("data-card", "R2")

@@ -27,6 +27,7 @@ const state = {
   scoresTimer: null,
   closedByUs: false,
   watchFallback: false,
+  returning: null, // {source, until}: a card flying back after a lost race
 };
 
 function fmt(text, values) {
@@ -146,16 +147,11 @@ function onRefused(m) {
   if (m.ref !== null && m.ref !== undefined && state.pending.has(m.ref)) {
     const { source } = state.pending.get(m.ref);
     state.pending.delete(m.ref);
-    // The card lost the race (R3) or was not allowed: it visibly goes back.
-    const el = document.querySelector(`#mine [data-source="${source}"]`);
-    if (el) {
-      el.classList.remove("flying");
-      el.classList.remove("returning");
-      void el.offsetWidth;
-      el.classList.add("returning");
-    }
-    toast(m.code === "pile_taken" ? T.too_slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
+    // The card lost the race (R3) or was not allowed: it visibly goes back
+    // (for as long as the animation runs, whatever re-renders meanwhile).
+    state.returning = { source, until: Date.now() + 450 };
     if (state.view) renderBoard(null);
+    toast(m.code === "pile_taken" ? T.too_slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
     return;
   }
   if (m.code === "bad_token") localStorage.removeItem(tokenKey);
@@ -416,6 +412,11 @@ function renderBoard(change) {
   const playable = new Set(v.actions.map((a) => sourceOf(a)).filter(Boolean));
   const mark = (el) => {
     if (playable.has(el.dataset.source)) el.classList.add("can");
+    const back = state.returning;
+    if (back && back.source === el.dataset.source && Date.now() < back.until) {
+      el.classList.add("returning");
+      el.style.animationDelay = `${back.until - 450 - Date.now()}ms`;  // carry on, not restart
+    }
     for (const { source } of state.pending.values()) if (source === el.dataset.source) el.classList.add("flying");
     return el;
   };
