@@ -270,3 +270,22 @@ def test_a_person_gone_before_the_start_is_stood_in_for_after_it(
         while not seats[1]["away"]:
             seats = receive_until(anna, "table")["table"]["seats"]
         assert receive_until(anna, "events")["seat"] == 1
+
+
+def test_the_host_frees_the_seat_of_someone_who_left_the_lobby(client: TestClient) -> None:
+    table = open_table(client, seats=3)
+    url = f"/play/{table['code']}/ws"
+    with client.websocket_connect(url) as host:
+        join(host, token=table["host_token"])
+        with client.websocket_connect(url) as ben:
+            assert join(ben, name="Ben")["seat"] == 1
+            send(host, "remove_bot", seat=1)
+            assert receive_until(host, "refused")["code"] == "no_such_seat"  # Ben is here
+        seats = receive_until(host, "table")["table"]["seats"]
+        while seats[1]["connected"]:
+            seats = receive_until(host, "table")["table"]["seats"]
+        send(host, "remove_bot", seat=0)  # the host's own seat stays
+        assert receive_until(host, "refused")["code"] == "no_such_seat"
+        send(host, "remove_bot", seat=1)
+        seats = receive_until(host, "table")["table"]["seats"]
+        assert seats[1]["kind"] == "empty" and seats[1]["name"] is None

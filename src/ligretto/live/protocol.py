@@ -126,7 +126,8 @@ class AddBot(_Message):
 
 
 class RemoveBot(_Message):
-    """Host only, before the start: free a bot's seat."""
+    """Host only, before the start: free a bot's seat, or the seat of a
+    person who sat down and has left again."""
 
     type: Literal["remove_bot"]
     seat: Annotated[int, Field(ge=0, le=15)]

@@ -312,7 +312,7 @@ class Table:
             return
         token: str | None = None
         if message.token is not None:
-            if message.token == self.host_token:
+            if secrets.compare_digest(message.token, self.host_token):
                 conn.host = True
                 token = message.token
             seat = self._seat_by_token(message.token)
@@ -448,8 +448,17 @@ class Table:
         if self.phase != "lobby":
             self._refuse(conn, Reason.ALREADY_STARTED, "seats are fixed once the game started")
             return
-        if message.seat >= len(self.seats) or self.seats[message.seat].kind != "bot":
-            self._refuse(conn, Reason.NO_SUCH_SEAT, "there is no bot in that seat")
+        seat = self.seats[message.seat] if message.seat < len(self.seats) else None
+        # A bot, or a person who sat down and left again: an empty chair
+        # nobody is coming back to must not block the table.
+        gone = (
+            seat is not None
+            and seat.kind == "human"
+            and not seat.conns
+            and not (seat.token and secrets.compare_digest(seat.token, self.host_token))
+        )
+        if seat is None or not (seat.kind == "bot" or gone):
+            self._refuse(conn, Reason.NO_SUCH_SEAT, "no bot and nobody who left sits there")
             return
         self.seats[message.seat] = Seat(
             message.seat, generation=self.seats[message.seat].generation + 1

@@ -206,7 +206,8 @@ function renderTable() {
         tag.textContent = tags.join(" · ");
         li.append(tag);
       }
-      if (state.host && lobby && s.kind === "bot") {
+      const left = s.kind === "human" && !s.connected && s.seat !== state.seat;
+      if (state.host && lobby && (s.kind === "bot" || left)) {
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "small";
