@@ -18,11 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,14 +27,9 @@ from urllib.parse import quote
 import httpx
 from sqlalchemy import create_engine, text
 
+from ligretto.serve_process import ServeProcess, environment_without_database_url
+
 PLAYERS = ["Anna", "Ben", "Cleo"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _round(n: int) -> tuple[list[int], list[int]]:
@@ -73,40 +64,15 @@ def _describe(label: str, values: list[float]) -> str:
 
 
 def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "ligretto.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data_dir),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"{base}/openapi.json", timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("ligretto serve did not start") from None
-                time.sleep(0.05)
+    with ServeProcess(data_dir, env) as server:
+        base = server.start()
         with httpx.Client(base_url=base, timeout=10) as client:
             created = client.post("/api/games", json={"players": PLAYERS, "target": 99}).json()
             gid = created["id"]
             client.headers["Authorization"] = f"Bearer {created['edit_token']}"
             entries: list[float] = []
             per_round: list[float] = []
-            cpu: dict[int, float | None] = {0: _cpu_ms(process.pid)}
+            cpu: dict[int, float | None] = {0: _cpu_ms(server.pid)}
             for n in range(1, rounds + 1):
                 stacks, middle = _round(n)
                 t0 = time.perf_counter()
@@ -119,7 +85,7 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
                 entries += [(t1 - t0) * 1000, (t2 - t1) * 1000]
                 per_round.append((t2 - t0) * 1000)
                 if n in (50, rounds - 50, rounds):
-                    cpu[n] = _cpu_ms(process.pid)
+                    cpu[n] = _cpu_ms(server.pid)
             status = done.json()["status"]
             gets: list[float] = []
             for _ in range(9):
@@ -144,19 +110,13 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
             f"{'GET whole board':<22} median of 9 {full_get:6.2f} ms "
             f"({len(board.content) // 1024} KiB, {len(board.json()['rounds'])} rounds)"
         )
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=550)
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if k != "LIGRETTO_DATABASE_URL"}
+    env = environment_without_database_url()
     with tempfile.TemporaryDirectory() as tmp:
         run("SQLite (WAL, synchronous=FULL)", env, Path(tmp), args.rounds)
     pg = os.environ.get("LIGRETTO_TEST_POSTGRES_URL")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
 
 import uvicorn
 
+from ligretto.serve_process import free_port
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
@@ -26,18 +26,11 @@ DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class LiveServer:
     """uvicorn serving the app in a background thread."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(Settings(data_dir=data_dir, database_url=None))
         config = uvicorn.Config(

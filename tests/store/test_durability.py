@@ -3,11 +3,6 @@ round and leaves no half-written one (issue 3; SQLite WAL + synchronous=FULL).""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,75 +11,19 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ligretto.serve_process import ServeProcess, environment_without_database_url
+
 pytestmark = pytest.mark.slow
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """``ligretto serve`` as a child process on a free 127.0.0.1 port."""
-
-    def __init__(self, data_dir: Path, database_url: str) -> None:
-        self.data_dir = data_dir
-        self.env = {k: v for k, v in os.environ.items() if k != "LIGRETTO_DATABASE_URL"}
-        if not database_url.startswith("sqlite"):
-            self.env["LIGRETTO_DATABASE_URL"] = database_url
-        self.process: subprocess.Popen[bytes] | None = None
-        self.base = ""
-
-    def start(self) -> str:
-        port = _free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ligretto.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--data-dir",
-                str(self.data_dir),
-            ],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError("ligretto serve exited at start")
-            try:
-                if httpx.get(f"{self.base}/openapi.json", timeout=1).status_code == 200:
-                    return self.base
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("ligretto serve did not start")
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
-def server(tmp_path: Path, database_url: str) -> Iterator[Server]:
-    srv = Server(tmp_path, database_url)
+def server(tmp_path: Path, database_url: str) -> Iterator[ServeProcess]:
+    env = environment_without_database_url()
+    if not database_url.startswith("sqlite"):
+        env["LIGRETTO_DATABASE_URL"] = database_url
+    srv = ServeProcess(tmp_path, env)
     try:
         yield srv
     finally:
@@ -100,7 +39,7 @@ def _middle(n: int) -> list[int]:
     return [10 - s + (n + seat) % 5 for seat, s in enumerate(_stacks(n))]
 
 
-def test_sigkill_amid_round_writes_keeps_every_acknowledged_round(server: Server) -> None:
+def test_sigkill_amid_round_writes_keeps_every_acknowledged_round(server: ServeProcess) -> None:
     base = server.start()
     created = httpx.post(
         f"{base}/api/games", json={"players": PLAYERS, "target": 1000}, timeout=10

@@ -1,0 +1,117 @@
+"""``ligretto serve`` as a child process on a free port of 127.0.0.1.
+
+For the tests and benchmarks that need a real server process — to kill it
+mid-write, to stop it with Ctrl-C, to time requests over real HTTP. The app
+itself never imports this module.
+
+    with ServeProcess(data_dir) as server:
+        base = server.start()  # "http://127.0.0.1:<port>", once it answers
+        ...
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def environment_without_database_url() -> dict[str, str]:
+    """This process's environment minus ``LIGRETTO_DATABASE_URL`` (so: SQLite)."""
+    return {k: v for k, v in os.environ.items() if k != "LIGRETTO_DATABASE_URL"}
+
+
+class ServeProcess:
+    """``python -m ligretto.cli serve --port <free> --data-dir <data_dir>``.
+
+    ``env`` is the child's whole environment; by default this process's
+    without ``LIGRETTO_DATABASE_URL``, so the server uses SQLite in
+    ``data_dir``. :meth:`start` may be called again after :meth:`kill` or
+    :meth:`stop` (a restart on a new port, with the same data).
+    """
+
+    def __init__(self, data_dir: Path, env: Mapping[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.env = dict(environment_without_database_url() if env is None else env)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.base = ""
+
+    def start(self, timeout: float = 30.0) -> str:
+        """Start the server and wait until it answers; return its base URL."""
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ligretto.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(self.data_dir),
+            ],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"ligretto serve exited at start ({self.process.returncode})")
+            try:
+                with _DIRECT.open(f"{self.base}/openapi.json", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self.base
+            except OSError:
+                time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"ligretto serve did not answer within {timeout:g} s")
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None, "not started"
+        return self.process.pid
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to finish anything."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM and wait (a graceful shutdown); SIGKILL after 10 s."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServeProcess:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
