@@ -141,6 +141,20 @@ function onEvents(m) {
   const before = state.view;
   if (m.ref !== null && m.ref !== undefined) state.pending.delete(m.ref);
   setView(m.view, { before, seat: m.seat, events: m.events });
+  // R4 deadlock with "reshuffle": every hand was reshuffled and play goes
+  // on with a new "Ligretto!".
+  if (m.events.some((e) => e.startsWith("reshuffle"))) flashGo();
+}
+
+function flashGo() {
+  const box = $("countdown");
+  box.textContent = T.go;
+  box.hidden = false;
+  box.classList.add("go");
+  setTimeout(() => {
+    box.hidden = true;
+    box.classList.remove("go");
+  }, 700);
 }
 
 function onRefused(m) {
@@ -571,12 +585,7 @@ function showCountdown(startAtMs) {
   const tick = () => {
     const left = startAtMs - (Date.now() + state.clockOffset);
     if (left <= 0) {
-      box.textContent = T.go;
-      box.classList.add("go");
-      setTimeout(() => {
-        box.hidden = true;
-        box.classList.remove("go");
-      }, 700);
+      flashGo();
       return;
     }
     box.textContent = Math.ceil(left / 1000);
