@@ -87,7 +87,8 @@ def test_r1_card_text_round_trips_for_both_decks() -> None:
             assert Card.parse(str(card)) is card
     assert str(Card(Colour.GREEN, 10)) == "G10"
     assert str(Card(Colour.HEARTS, 1)) == "H1"
-    for text in ("R0", "R11", "X5", "", "R", "5R"):
+    # Digits other than 0-9 ("²" would crash int(), "٣" is no card text either).
+    for text in ("R0", "R11", "X5", "", "R", "5R", "R²", "R\u0663", "R+5"):
         with pytest.raises(MalformedAction):
             Card.parse(text)
 
@@ -387,6 +388,10 @@ def test_r3_action_text_is_read_case_insensitively() -> None:
         "store R5 row1 row2",
         "refill row7",
         "turn 3",
+        "refill row\u00b2",
+        "play R2 stack p\u00b2",
+        "play R\u00b2 stack p1",
+        "refill row\u0663",
     ],
 )
 def test_r3_malformed_action_text_is_a_clear_error(text: str) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ligretto.rules.cards import Card
+from ligretto.rules.cards import Card, read_decimal
 from ligretto.rules.errors import MalformedAction
 
 #: Longest row (R2: five cards with two players).
@@ -52,11 +52,17 @@ def _parse_source(text: str) -> tuple[Source, int | None]:
 
 
 def _parse_slot(text: str) -> int:
-    if text.startswith("row") and text[3:].isdigit():
-        slot = int(text[3:])
-        if slot < MAX_ROW:
-            return slot
+    slot = read_decimal(text[3:]) if text.startswith("row") else None
+    if slot is not None and slot < MAX_ROW:
+        return slot
     raise MalformedAction(f"not a row position: {text!r} (expected row0 … row4)")
+
+
+def _parse_pile(text: str) -> int:
+    pile = read_decimal(text[1:]) if text.startswith("p") else None
+    if pile is None:
+        raise MalformedAction(f"not a pile: {text!r} (expected p0, p1 … or new)")
+    return pile
 
 
 def _check_slot(slot: int | None) -> None:
@@ -84,12 +90,7 @@ class Action:
         if verb == "play" and len(args) == 3:
             source, slot = _parse_source(args[1])
             target = args[2]
-            if target == "new":
-                pile = None
-            elif target.startswith("p") and target[1:].isdigit():
-                pile = int(target[1:])
-            else:
-                raise MalformedAction(f"not a pile: {target!r} (expected p0, p1 … or new)")
+            pile = None if target == "new" else _parse_pile(target)
             return Play(Card.parse(args[0]), source, slot, pile)
         if verb == "store" and len(args) == 3:
             source, slot = _parse_source(args[1])

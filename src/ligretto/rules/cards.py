@@ -57,6 +57,17 @@ _COLOUR_INDEX = {c: i % 4 for i, c in enumerate(_LIGRETTO_COLOURS + _SUITS)}
 _LETTERS = {c.value: c for c in Colour}
 
 
+def read_decimal(text: str, max_digits: int = 6) -> int | None:
+    """``text`` as a non-negative whole number in ASCII digits, else None.
+
+    ``str.isdigit`` alone also accepts "²" (which ``int`` refuses) and other
+    scripts' digits; the text forms use 0-9 only.
+    """
+    if 0 < len(text) <= max_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def deck_colours(deck: DeckKind) -> tuple[Colour, Colour, Colour, Colour]:
     """The four colours of a deck, in code order."""
     return _SUITS if deck == "cards" else _LIGRETTO_COLOURS
@@ -91,9 +102,9 @@ class Card:
         """
         text = text.strip()
         colour = _LETTERS.get(text[:1].upper())
-        if colour is None or not text[1:].isdigit():
+        value = read_decimal(text[1:])
+        if colour is None or value is None:
             raise MalformedAction(f"not a card: {text!r} (expected e.g. R5, G10, H1)")
-        value = int(text[1:])
         if not 1 <= value <= MAX_VALUE:
             raise MalformedAction(f"not a card: {text!r} (values are 1–10)")
         return CARDS[colour.deck][colour.index * 10 + value - 1]
