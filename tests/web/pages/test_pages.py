@@ -112,6 +112,33 @@ def test_t1_refused_games_say_why_and_keep_the_names(client: TestClient) -> None
     assert "Traceback" not in bad_target.text
 
 
+def test_numbers_in_other_scripts_are_refused_not_a_server_error(client: TestClient) -> None:
+    # "²" is a digit to str.isdigit() but not to int(); a huge number is not either.
+    odd = ["\u00b2", "9" * 5000]
+    for text in odd:
+        for fields in (
+            {"target": "other", "target_other": text},
+            {"mode": "rounds", "rounds": text},
+        ):
+            page = client.post("/", data={"player": ["A", "B"], "action": "create", **fields})
+            assert page.status_code == 422, (text, fields)
+            assert "whole number" in page.text
+        moved = client.post("/", data={"player": ["A", "B"], "action": "up-" + text})
+        assert moved.status_code == 200
+    edit = create(client, ["Anna", "Ben"])
+    for text in odd:
+        page = client.post(f"{edit}/stacks", data={"stack-0": text, "stack-1": "3"})
+        assert page.status_code == 422, text
+        assert "whole number" in page.text or "holds 0 to 10" in page.text, text
+        assert client.get(f"{edit}?saved={text}").status_code == 200
+    for text in odd:  # an odd "stop" seat or version is ignored
+        edit = create(client, ["Anna", "Ben"])
+        page = client.post(
+            f"{edit}/stacks", data={"stack-0": "1", "stack-1": "3", "stop": text, "version": text}
+        )
+        assert page.status_code == 303, text
+
+
 def test_t2_t3_stacks_first_then_the_middle_gives_the_points(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben", "Cleo"])
     saved = stacks(client, edit, {1: "3", 2: "5"}, stop=0)  # Anna called: her stack is 0

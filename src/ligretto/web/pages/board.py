@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.store.service import GameNotFound, StoredGame, TafelService
 from ligretto.web.pages.deps import Service, absolute, edit_path, watch_path
 from ligretto.web.pages.messages import N_
+from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import environment, gettext, render, request_language
 from ligretto.web.pages.view import BoardView, board_view
 
@@ -185,9 +186,8 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
         ("corrected", N_("Round %(number)s corrected.")),
         ("removed", N_("Round %(number)s removed.")),
     ):
-        value = request.query_params.get(key, "")
-        if value.isdigit() and len(value) <= 3:
-            number = int(value)
+        number = whole_number(request.query_params.get(key, ""), 3)
+        if number is not None:
             text = gettext(language, message, number=number)
             return text, None if key == "removed" else number
     return None, None

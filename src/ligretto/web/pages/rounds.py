@@ -30,6 +30,7 @@ from ligretto.tafel.game import DECK_CARDS, STACK_CARDS
 from ligretto.web.pages.board import bad_link, board_page, load_game, not_found, token_ok
 from ligretto.web.pages.deps import Service, edit_path
 from ligretto.web.pages.messages import N_, implausible_details, refusal
+from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import gettext, render, request_language
 from ligretto.web.pages.view import board_view
 
@@ -48,8 +49,7 @@ class Entry:
 
 
 def _version(data: FormData) -> int | None:
-    text = str(data.get("version") or "")
-    return int(text) if text.isdigit() else None
+    return whole_number(str(data.get("version") or ""), 9)
 
 
 def read_counts(
@@ -95,22 +95,22 @@ def read_counts(
                     max=limits[seat],
                 )
             )
-        elif not text.isdigit():
+        elif (count := whole_number(text)) is None:
             entry.invalid.add(field_name)
             entry.errors.append(
                 gettext(language, N_("%(name)s: enter a whole number."), name=name)
             )
         else:
-            counts.append(int(text))
+            counts.append(count)
     return None if entry.errors else counts
 
 
 def _stops(data: FormData, players: Sequence[str]) -> set[int]:
     seats = set()
     for value in data.getlist("stop"):
-        text = str(value)
-        if text.isdigit() and int(text) < len(players):
-            seats.add(int(text))
+        seat = whole_number(str(value), 3)
+        if seat is not None and seat < len(players):
+            seats.add(seat)
     return seats
 
 

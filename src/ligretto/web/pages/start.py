@@ -17,6 +17,7 @@ from starlette.datastructures import FormData
 from ligretto.tafel import DEFAULT_TARGET, MAX_PLAYERS, TARGET_CHOICES, Deck, TafelError
 from ligretto.web.pages.deps import Service, edit_path
 from ligretto.web.pages.messages import N_, refusal
+from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import gettext, render, request_language
 
 router = APIRouter()
@@ -65,7 +66,8 @@ def _edit_rows(form: StartForm, action: str) -> StartForm:
     """Apply an add/remove/move button of the form without JavaScript."""
     players = list(form.players)
     kind, _, index_text = action.partition("-")
-    index = int(index_text) if index_text.isdigit() else -1
+    index = whole_number(index_text, 3)
+    index = -1 if index is None else index
     focus = None
     if kind == "add" and len(players) < form.max_players:
         players.append("")
@@ -80,8 +82,7 @@ def _edit_rows(form: StartForm, action: str) -> StartForm:
 
 
 def _whole(text: str) -> int | None:
-    text = text.strip()
-    return int(text) if text.isdigit() and len(text) <= 6 else None
+    return whole_number(text.strip())
 
 
 def _games_i18n(language: str) -> dict[str, str]:
