@@ -8,9 +8,9 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 
 from ligretto.store import CreatedGame
-from ligretto.web.api.responses import absolute, game_body, versioned, write_answer
+from ligretto.web.api.responses import game_body, versioned, write_answer
 from ligretto.web.api.schemas import ERRORS, CreatedOut, GameIn, GameOut, WriteOut
-from ligretto.web.deps import EditToken, ExpectedVersion, Service, edit_path
+from ligretto.web.deps import EditToken, ExpectedVersion, Service, absolute, edit_path
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

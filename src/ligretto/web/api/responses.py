@@ -8,12 +8,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from ligretto.store import StoredGame, WriteResult
-from ligretto.web.deps import watch_path
-
-
-def absolute(request: Request, path: str) -> str:
-    """``path`` on this server as a full URL (for sharing and QR codes)."""
-    return str(request.base_url).rstrip("/") + path
+from ligretto.web.deps import absolute, watch_path
 
 
 def game_body(request: Request, stored: StoredGame, *, with_rounds: bool = True) -> dict[str, Any]:
