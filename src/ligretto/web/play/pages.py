@@ -31,6 +31,10 @@ MAX_SEATS = 16
 OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
 
 
+def _whole(text: str) -> int | None:
+    return int(text) if text.strip().isdecimal() else None
+
+
 def _strategies() -> list[str]:
     known = strategy_names()
     return [s for s in OFFERED if s in known] + [s for s in known if s not in OFFERED]
@@ -103,13 +107,16 @@ async def new_table(request: Request) -> Response:
         seat_kinds=[text(f"seat{i}", "open") for i in range(1, MAX_SEATS)],
         seat_levels=[text(f"level{i}", "medium") for i in range(1, MAX_SEATS)],
     )
+    # Refusals travel as codes; play/new.html words them in the reader's language.
     errors: list[str] = []
-    try:
-        seats = int(form["seats"])
-        target = int(form["target_other"] if form["target"] == "other" else form["target"])
-        rounds = int(form["rounds"])
-    except ValueError:
-        errors.append("seats, target and rounds are whole numbers")
+    seats = _whole(form["seats"])
+    target = _whole(form["target_other"] if form["target"] == "other" else form["target"])
+    rounds = _whole(form["rounds"])
+    if seats is None or not 2 <= seats <= (16 if form["deck"] == "cards" else 12):
+        errors.append("seats")  # R1
+    if target is None or not 1 <= target <= 1000 or rounds is None or not 1 <= rounds <= 100:
+        errors.append("end")  # T1
+    if errors or seats is None or target is None or rounds is None:
         return _new_page(request, form, errors, 422)
     bots = [
         BotIn(seat=i + 1, strategy=kind, level=form["seat_levels"][i])
@@ -130,11 +137,8 @@ async def new_table(request: Request) -> Response:
             end=EndIn(mode=form["mode"], target=target, rounds=rounds),
             bots=bots,
         )
-    except ValidationError as exc:
-        errors.extend(
-            str(e["msg"]).removeprefix("Value error, ") for e in exc.errors(include_url=False)
-        )
-        return _new_page(request, form, errors, 422)
+    except ValidationError:  # anything the checks above let through
+        return _new_page(request, form, ["seats"], 422)
     table = create_table(registry_of(request.app), spec)
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
