@@ -1,8 +1,10 @@
-"""``ligretto serve`` as a child process on a free port of 127.0.0.1.
+"""A real HTTP server on a free port of 127.0.0.1, for tests and benchmarks.
 
-For the tests and benchmarks that need a real server process — to kill it
-mid-write, to stop it with Ctrl-C, to time requests over real HTTP. The app
-itself never imports this module.
+:class:`ServeProcess` runs ``ligretto serve`` as a child process — to kill
+it mid-write, to stop it with Ctrl-C, to time requests over real HTTP.
+:class:`ServerThread` runs an app under uvicorn in a thread of this process
+(a browser or a streaming client needs a real socket, and the test can still
+reach the app's state). The app itself never imports this module.
 
     with ServeProcess(data_dir) as server:
         base = server.start()  # "http://127.0.0.1:<port>", once it answers
@@ -16,11 +18,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
 
@@ -115,3 +119,40 @@ class ServeProcess:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+class ServerThread:
+    """``app`` under uvicorn on a free 127.0.0.1 port, in a daemon thread.
+
+    ``url`` is known before :meth:`start`; :meth:`stop` asks uvicorn to shut
+    down (open streams get ``graceful_seconds``) and waits for the thread.
+    """
+
+    def __init__(self, app: Any, *, graceful_seconds: int = 1) -> None:
+        import uvicorn  # only here: the child-process helper needs no uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            timeout_graceful_shutdown=graceful_seconds,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self, timeout: float = 20.0) -> str:
+        """Start serving and wait until uvicorn listens; return the base URL."""
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server thread did not start")
+            time.sleep(0.02)
+        return self.url
+
+    def stop(self, timeout: float = 15.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=timeout)

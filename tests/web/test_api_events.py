@@ -3,49 +3,22 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
+from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
 
-class ServerThread:
-    """A real uvicorn server on a free 127.0.0.1 port, in a thread of this process."""
-
-    def __init__(self, data_dir: Path, database_url: str) -> None:
-        app = create_app(Settings(data_dir=data_dir, database_url=database_url))
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=2
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def start(self) -> str:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-
-
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ServerThread]]:
-    thread = ServerThread(tmp_path, database_url)
+    app = create_app(Settings(data_dir=tmp_path, database_url=database_url))
+    thread = ServerThread(app, graceful_seconds=2)
     base = thread.start()
     try:
         yield base, thread
