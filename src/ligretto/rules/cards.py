@@ -120,13 +120,3 @@ CARDS: dict[DeckKind, tuple[Card, ...]] = {
     deck: tuple(Card(colour, value) for colour in deck_colours(deck) for value in range(1, 11))
     for deck in ("ligretto", "cards")
 }
-
-
-def code_colour(code: int) -> int:
-    """Colour index 0–3 of a card code."""
-    return code // 10
-
-
-def code_value(code: int) -> int:
-    """Value 1–10 of a card code."""
-    return code % 10 + 1
