@@ -123,3 +123,28 @@ def test_odd_paths_and_raw_bodies_never_500(new_game: NewGame, client: TestClien
         )
         assert "cannot be read as JSON" in response.json()["detail"], raw
     assert game.get()["version"] == 1
+
+
+def test_a_body_that_is_not_a_json_object_gets_a_message_saying_so(new_game: NewGame) -> None:
+    game = new_game(["Anna", "Ben"])
+    url = game.url("/rounds")
+    cases = [
+        # curl -d without -H sends a form: the answer names the missing header
+        (
+            {"content": b'{"stacks": [0, 3]}',
+             "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+            "Content-Type: application/json",
+        ),
+        ({"content": b'{"stacks": [0, 3]}', "headers": {}}, "Content-Type: application/json"),
+        ({"json": [0, 3]}, "a JSON object"),
+        ({"json": None}, "a JSON object"),
+        ({}, "a JSON object"),
+    ]
+    for request, words in cases:
+        headers = {**game.auth, **request.pop("headers", {})}
+        response = game.client.post(url, headers=headers, **request)
+        assert response.status_code == 422, request
+        error = response.json()
+        assert error["code"] == "invalid_request"
+        assert words in error["detail"], (request, error)
+    assert game.get()["version"] == 1

@@ -105,6 +105,17 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "request"
 
 
+def _whole_body_problem(request: Request, missing: bool) -> str:
+    if missing:
+        return "this needs a JSON object as its body (Content-Type: application/json)"
+    content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if content_type != "application/json" and not content_type.endswith("+json"):
+        # FastAPI reads a body as JSON only when it is declared as JSON
+        # (curl -d without -H sends a form).
+        return "send the body as JSON, with the header Content-Type: application/json"
+    return "the body must be a JSON object"
+
+
 async def _invalid_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     if not request.url.path.startswith("/api/"):
@@ -122,6 +133,9 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     for e in errors:
         if e["type"] == "json_invalid":
             by_field.setdefault(_NOT_JSON, [])
+            continue
+        if e["loc"] == ["body"]:  # the body as a whole is missing or no object
+            by_field.setdefault(_whole_body_problem(request, e["type"] == "missing"), [])
             continue
         messages = by_field.setdefault(_where(tuple(e["loc"])), [])
         if e["msg"] not in messages:
