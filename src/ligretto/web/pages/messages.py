@@ -24,6 +24,7 @@ def N_(message: str) -> str:
 _SIMPLE: dict[Code, str] = {
     Code.TOO_FEW_PLAYERS: N_("A game needs at least 2 players."),
     Code.EMPTY_NAME: N_("A player's name is empty."),
+    Code.BAD_NAME: N_("A name cannot hold control characters such as tabs or line breaks."),
     Code.DUPLICATE_NAME: N_("%(name)s appears twice: every player needs a different name."),
     Code.BAD_MODE: N_("Choose how the game ends: at a target score or after a number of rounds."),
     Code.BAD_DECK: N_("Choose whether you play with Ligretto cards or ordinary playing cards."),
