@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -43,8 +45,17 @@ def test_t1_create_rounds_game_with_cards_and_row_storage(client: TestClient) ->
 
 
 def test_t1_ids_are_unguessable(client: TestClient) -> None:
-    ids = {client.post("/api/games", json={"players": ["A", "B"]}).json()["id"] for _ in range(5)}
-    assert len(ids) == 5
+    created = [client.post("/api/games", json={"players": ["A", "B"]}).json() for _ in range(5)]
+    ids = {body["id"] for body in created}
+    tokens = {body["edit_token"] for body in created}
+    assert len(ids) == len(tokens) == 5
+    for body in created:
+        # URL-safe base64 of random bytes: at least 64 bits of id, 128 of token.
+        assert len(base64.urlsafe_b64decode(body["id"] + "==")) * 8 >= 64
+        assert len(base64.urlsafe_b64decode(body["edit_token"] + "==")) * 8 >= 128
+    # Not counting up: neighbouring ids share no long prefix.
+    ordered = sorted(ids)
+    assert all(a[:8] != b[:8] for a, b in itertools.pairwise(ordered))
 
 
 def test_t1_bad_games_refused_with_a_clear_message(client: TestClient) -> None:
