@@ -25,8 +25,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src
 
+# pytest exits 5 when it collected no tests: that is a failure, not a pass,
+# and make turns every non-zero exit into a failed target.
 pytest: $(STAMP)
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
+	  exit $$rc
 
 test: lint pytest
 
