@@ -70,12 +70,25 @@ def test_json_schema_of_a_rounds_run() -> None:
             "races_won",
             "races_lost",
             "refused",
+            "deadlock_rate",
+            "round_actions",
+            "round_seconds",
+            "own_actions_per_round",
         }
         assert _is_interval(seat["points_per_round"]) and _is_interval(seat["round_win_rate"])
         assert set(seat["points_per_round"]) == {"n", "mean", "stdev", "sem", "ci_low", "ci_high"}
         assert seat["points_per_round"]["n"] == 40 and seat["refused"] == 0
     assert abs(sum(s["round_win_rate"]["rate"] for s in seats) - 1) < 1e-9
     assert sum(s["stop_rate"]["rate"] for s in seats) == data["stop_rate"]["rate"]
+    # Issue 5 lists deadlock rate and round length per seat too: every seat
+    # played the same rounds, so they equal the run's, next to its own actions.
+    for seat in seats:
+        assert seat["deadlock_rate"] == data["deadlock_rate"]
+        assert seat["round_actions"] == data["actions_per_round"]
+        assert seat["round_seconds"] == data["seconds_per_round"]
+        assert _is_interval(seat["own_actions_per_round"])
+    own = sum(s["own_actions_per_round"]["mean"] for s in seats)
+    assert abs(own - data["actions_per_round"]["mean"]) < 1e-9
     assert len(data["comparisons"]) == 6
     comparison = data["comparisons"][0]
     assert (comparison["a"], comparison["b"]) == ("stack-first:hard", "greedy:medium")

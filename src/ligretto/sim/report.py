@@ -4,8 +4,10 @@ A :class:`RoundRecord` is everything the statistics need from one simulated
 round; a :class:`GameRecord` the same for a whole game on the Tafel
 (T4/T5). :func:`summarize` turns records into a :class:`SimReport` — per
 seat: win rate, mean points with a 95 % confidence interval, Ligretto Stop
-rate, races won and lost; per run: deadlock rate and round length — plus
-paired significance tests between the different bots at the table.
+rate, deadlock rate, round length (actions and virtual seconds; every seat
+plays the same rounds, so these two equal the run's) next to the seat's own
+actions, races won and lost — plus paired significance tests between the
+different bots at the table.
 Summaries depend only on the records in index order, so they are identical
 however the rounds were spread over workers.
 """
@@ -94,6 +96,10 @@ class SeatSummary:
     races_won: int
     races_lost: int
     refused: int
+    deadlocks: Proportion
+    round_actions: MeanEstimate
+    round_seconds: MeanEstimate
+    own_actions: MeanEstimate
     game_wins: Proportion | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,6 +117,10 @@ class SeatSummary:
             "races_won": self.races_won,
             "races_lost": self.races_lost,
             "refused": self.refused,
+            "deadlock_rate": self.deadlocks.to_dict(),
+            "round_actions": self.round_actions.to_dict(),
+            "round_seconds": self.round_seconds.to_dict(),
+            "own_actions_per_round": self.own_actions.to_dict(),
         }
         if self.game_wins is not None:
             result["game_win_rate"] = self.game_wins.to_dict()
@@ -211,6 +221,9 @@ def summarize(
     n = len(records)
     round_wins = _shared_wins([r.winners for r in records], n_seats)
     game_wins = _shared_wins([g.winners for g in games], n_seats) if games else [math.nan] * n_seats
+    deadlocks = estimate_proportion(sum(r.deadlock for r in records), n)
+    round_actions = estimate_mean([float(sum(r.actions)) for r in records])
+    round_seconds = estimate_mean([r.seconds for r in records])
     seats = []
     for s, bot in enumerate(bots):
         seats.append(
@@ -225,6 +238,10 @@ def summarize(
                 races_won=sum(r.races_won[s] for r in records),
                 races_lost=sum(r.races_lost[s] for r in records),
                 refused=sum(r.refused[s] for r in records),
+                deadlocks=deadlocks,
+                round_actions=round_actions,
+                round_seconds=round_seconds,
+                own_actions=estimate_mean([float(r.actions[s]) for r in records]),
                 game_wins=estimate_proportion(game_wins[s], len(games)) if games else None,
             )
         )
@@ -241,10 +258,10 @@ def summarize(
         rounds=n,
         seats=tuple(seats),
         stop_rate=estimate_proportion(sum(r.caller is not None for r in records), n),
-        deadlock_rate=estimate_proportion(sum(r.deadlock for r in records), n),
+        deadlock_rate=deadlocks,
         stalled=sum(r.stalled for r in records),
-        actions_per_round=estimate_mean([float(sum(r.actions)) for r in records]),
-        seconds_per_round=estimate_mean([r.seconds for r in records]),
+        actions_per_round=round_actions,
+        seconds_per_round=round_seconds,
         comparisons=tuple(_compare_bots(bots, records)),
         games=game_summary,
     )
