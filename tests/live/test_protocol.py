@@ -38,6 +38,13 @@ def test_bot_fields_are_checked() -> None:
     assert caught.value.code is Reason.MALFORMED
 
 
+def test_a_strategy_alias_is_accepted_where_its_name_is() -> None:
+    # Issue 6 asks for bots "by strategy and level"; the simulator's example
+    # names the own strategy by its alias (``mine:hard``).
+    bot = parse_client_message('{"v":1,"type":"add_bot","strategy":"mine","level":"hard"}')
+    assert isinstance(bot, AddBot) and (bot.strategy, bot.level) == ("mine", "hard")
+
+
 @pytest.mark.parametrize(
     "raw",
     [

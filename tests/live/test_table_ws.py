@@ -236,6 +236,22 @@ def test_host_seats_and_removes_bots_before_the_start(client: TestClient) -> Non
         assert receive_until(host, "refused", "table")["code"] == "too_few_players"
 
 
+def test_a_bot_named_by_a_strategy_alias_takes_its_seat(client: TestClient) -> None:
+    # ``mine`` is the alias of the own strategy (issue 5: ``mine:hard``).
+    table = open_table(client, seats=3, bots=[{"strategy": "mine", "level": "hard"}])
+    assert table["table"]["seats"][1]["strategy"] == "mine"
+    with client.websocket_connect(f"/play/{table['code']}/ws") as host:
+        join(host, token=table["host_token"])
+        receive_until(host, "table")  # everybody hears that the host arrived
+        send(host, "add_bot", strategy="mine", level="easy")
+        seats = receive_until(host, "table", "refused")["table"]["seats"]
+        assert (seats[2]["kind"], seats[2]["strategy"], seats[2]["level"]) == (
+            "bot",
+            "mine",
+            "easy",
+        )
+
+
 def test_a_seat_away_too_long_is_played_by_a_bot_and_can_be_reclaimed(
     make_client: Callable[[TableSettings], TestClient],
 ) -> None:

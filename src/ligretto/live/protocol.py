@@ -28,9 +28,10 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def _known_strategy(name: str) -> str:
-    from ligretto.bots import strategy_names
+    """A strategy's name or one of its aliases (``mine`` is ``watchful``)."""
+    from ligretto.bots import STRATEGIES, strategy_names
 
-    if name not in strategy_names():
+    if name not in STRATEGIES:
         raise ValueError(f"unknown strategy; choose one of {', '.join(strategy_names())}")
     return name
 
