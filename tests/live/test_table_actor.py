@@ -316,3 +316,38 @@ def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
         return watchers[-1].refusals
 
     assert asyncio.run(scenario()) == ["table_full"]
+
+
+def test_a_bot_that_loses_a_race_plans_again() -> None:
+    """R3: the bot's card stays where it was and the bot looks again; it must not stall."""
+    from .test_table_ws import race_position
+
+    async def scenario() -> list[tuple[int, str]]:
+        settings = dataclasses.replace(FAST, bot_pace=0.05, dealer=race_position)
+        table = Table(
+            "RACE",
+            seats=2,
+            options=RuleOptions(),
+            end=EndCondition(),
+            host_token="host-token-1234",
+            settings=settings,
+        )
+        table.seat_human(0, "Anna")
+        table.put_bot(1, "greedy", "expert")  # it wants R2 onto pile 0 as well
+        person = Recorder(table)
+        table.start_task()
+        table.submit(person, Join(type="join", token="host-token-1234"))
+        table.call(table.begin_game)
+        while table.phase != "playing":
+            await asyncio.sleep(0.001)
+        table.submit(person, Move(type="move", action="play R2 row0 p0", ref=1))
+        assert table.round is not None
+        while not any(seat == 1 for seat, _ in table.round.log):
+            await asyncio.sleep(0.01)
+        log = [(seat, str(action)) for seat, action in table.round.log]
+        await table.stop()
+        return log
+
+    log = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert log[0] == (0, "play R2 row0 p0")
+    assert (1, "play R2 row0 p0") not in log  # that pile was gone: it did something else

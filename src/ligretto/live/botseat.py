@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 class BotBrain:
-    """One seat's bot with its own random stream (reproducible per seed)."""
+    """One seat's bot of a named strategy and reaction-time level, with its
+    own random stream (reproducible per seed)."""
 
     __slots__ = ("_bot", "_rng")
 
@@ -34,14 +35,3 @@ class BotBrain:
     def plan(self, view: TableView) -> tuple[Action | None, float]:
         """The next action (``None``: look again later) and its delay in seconds."""
         return self._bot.timed(view, self._rng)
-
-
-def known_strategies() -> list[str]:
-    from ligretto.bots import strategy_names
-
-    return strategy_names()
-
-
-def make_brain(strategy: str, level: str, seed: int) -> BotBrain:
-    """A bot of a named strategy and reaction-time level."""
-    return BotBrain(strategy, level, seed)

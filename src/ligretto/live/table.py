@@ -27,9 +27,9 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from ligretto.live.botseat import BotBrain, make_brain
+from ligretto.live.botseat import BotBrain
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import (
     AddBot,
@@ -582,31 +582,34 @@ class Table:
             return
         seat.bot_pending = False
         if self.phase == "playing" and move.action is not None:
-            self._apply(move.seat, move.action, None, None)
-        self._schedule_bots()
+            self._apply(move.seat, move.action, None, None)  # plans the bots' next moves
+        else:
+            self._schedule_bots()
 
     def _apply(self, seat: int, action: Action, conn: Connection | None, ref: int | None) -> None:
-        """Check and apply one move; no await anywhere in here (R3)."""
+        """Check and apply one move; no await anywhere in here (R3).
+
+        Then every idle bot plans its next move (a bot whose move was refused
+        plans again, as one that lost a race would look again).
+        """
         assert self.round is not None
         text = str(action)
         try:
             events = self.round.apply(seat, action)
         except PileTaken as exc:
             self._refuse_move(conn, Reason.PILE_TAKEN, str(exc) or "too slow", ref, text)
-            return
         except RoundOverError:
             self._refuse_move(conn, Reason.ROUND_OVER, "the round is over", ref, text)
-            return
         except (IllegalAction, ValueError) as exc:
             self._refuse_move(conn, Reason.ILLEGAL, str(exc) or "not allowed", ref, text)
-            return
-        self.seq += 1
-        self.moves_applied += 1
-        self._broadcast_events(seat, text, public_events(events), conn, ref)
-        if self.round.is_over:
-            self._end_round()
         else:
-            self._schedule_bots()
+            self.seq += 1
+            self.moves_applied += 1
+            self._broadcast_events(seat, text, public_events(events), conn, ref)
+            if self.round.is_over:
+                self._end_round()
+                return
+        self._schedule_bots()
 
     async def _open_tafel_game(self) -> str | None:
         assert self.scorekeeper is not None
@@ -706,7 +709,7 @@ class Table:
             if seat.brain is None:
                 strategy = seat.strategy if seat.kind == "bot" else self.settings.standin_strategy
                 level = seat.level if seat.kind == "bot" else self.settings.standin_level
-                seat.brain = make_brain(
+                seat.brain = BotBrain(
                     strategy or "stack-first", level or "medium", self._rng.getrandbits(63)
                 )
             action, delay = seat.brain.plan(self.round.view(seat.index))
@@ -745,7 +748,7 @@ class Table:
                 )
                 for s in self.seats
             ],
-            options=self.options_dict(),
+            options=self.options.to_dict(),
             end=self.end.to_dict(),
             round_no=self.round_no,
             start_at=self.start_at if self.phase == "countdown" else None,
@@ -758,15 +761,6 @@ class Table:
             totals=self.totals,
             watchers=len(self.watchers),
         )
-
-    def options_dict(self) -> dict[str, Any]:
-        return {
-            "deck": self.options.deck,
-            "row_refill": self.options.row_refill,
-            "recycle_shuffle": self.options.recycle_shuffle,
-            "deadlock": self.options.deadlock,
-            "row_storage": self.options.row_storage,
-        }
 
     def _broadcast_table(self) -> None:
         text = TableUpdate(table=self.info()).model_dump_json()
@@ -799,11 +793,6 @@ class Table:
         if seat is not None and not self.round.is_over:
             actions = [str(a) for a in self.round.legal_actions(seat)]
         return f'{shared},"viewer":{_dumps(seat)},"actions":{_dumps(actions)}}}'
-
-    def _seat_view(self, seat: int | None) -> dict[str, Any]:
-        """The recipient's view (R3), as the page and the bots read it."""
-        view: dict[str, Any] = json.loads(self._seat_view_json(self._shared_view_json(), seat))
-        return view
 
     def _view_message(self, seat: int | None, shared: str | None = None) -> str:
         view = self._seat_view_json(shared or self._shared_view_json(), seat)
