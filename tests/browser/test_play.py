@@ -9,27 +9,22 @@ table's test setting. Screenshots (phone and desktop) go to test-artifacts/.
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+from browser_support import DESKTOP, PHONE
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from ligretto.live.table import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
+from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
@@ -56,39 +51,16 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
     )
 
 
-class PlayServer:
-    """The real app under uvicorn on a free 127.0.0.1 port, with fast bots."""
+class PlayServer(ServerThread):
+    """The real app on a fresh data directory, with fast bots and a short countdown."""
 
     def __init__(self, data_dir: Path, settings: TableSettings | None = None) -> None:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(Settings(data_dir=data_dir, database_url=None))
         # Bots at a quarter of their expert reaction time, a short countdown.
         app.state.table_settings = settings or TableSettings(
             countdown=1.5, between_rounds=30.0, away_after=30.0, bot_pace=0.25
         )
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", timeout_graceful_shutdown=1
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-LiveServer = PlayServer
+        super().__init__(app)
 
 
 @pytest.fixture(scope="module")
@@ -101,40 +73,7 @@ def play_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer
         server.stop()
 
 
-@pytest.fixture
-def new_page(browser: Browser) -> Iterator[NewPage]:
-    contexts: list[BrowserContext] = []
-
-    def make(viewport: dict[str, int] = PHONE) -> Page:
-        phone = viewport is PHONE
-        context = browser.new_context(
-            viewport=viewport,
-            device_scale_factor=2 if phone else 1,
-            is_mobile=phone,
-            has_touch=phone,
-            locale="en-GB",
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture
-def shoot() -> Shoot:
-    def save(page: Page, name: str) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return save
-
-
-def open_table(page: Page, server: LiveServer, *, rounds: int = 1) -> str:
+def open_table(page: Page, server: PlayServer, *, rounds: int = 1) -> str:
     page.goto(server.url + "/play")
     page.locator("#host-name").fill("Anna")
     page.locator("#seats").fill("4")
@@ -183,7 +122,7 @@ def play_until_round_over(page: Page, shoot: Shoot, name: str, limit: float = 12
 
 
 def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
-    play_server: LiveServer, new_page: NewPage, shoot: Shoot
+    play_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
     page.goto(play_server.url + "/play")
@@ -224,7 +163,7 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
 
 
 def test_the_table_on_a_desktop_with_keyboard_play(
-    play_server: LiveServer, new_page: NewPage, shoot: Shoot
+    play_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(DESKTOP)
     open_table(page, play_server)
@@ -252,15 +191,21 @@ def staged_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServ
         server.stop()
 
 
+def open_two_seat_table(page: Page, server: PlayServer, second_seat: str) -> None:
+    """Anna opens a table of two; the second seat is ``open`` or a bot strategy."""
+    page.goto(server.url + "/play")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("2")
+    page.locator("#seat1").select_option(second_seat)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+
+
 def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     staged_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(DESKTOP)
-    page.goto(staged_server.url + "/play")
-    page.locator("#host-name").fill("Anna")
-    page.locator("#seats").fill("2")
-    page.locator("#seat1").select_option("greedy")  # slowed right down: it waits
-    page.get_by_role("button", name="Open the table").click()
+    open_two_seat_table(page, staged_server, "greedy")  # slowed right down: it waits
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     page.keyboard.press("1")  # row position 0: R2 fits on both red piles
@@ -304,12 +249,7 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     staged_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     anna = new_page(DESKTOP)
-    anna.goto(staged_server.url + "/play")
-    anna.locator("#host-name").fill("Anna")
-    anna.locator("#seats").fill("2")
-    anna.locator("#seat1").select_option("open")
-    anna.get_by_role("button", name="Open the table").click()
-    expect(anna).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    open_two_seat_table(anna, staged_server, "open")
     # Ben's messages from the server can be held back: his page then shows
     # the table as it was a moment ago, as a slow connection would.
     ben = new_page(PHONE)
