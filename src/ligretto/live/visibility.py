@@ -12,37 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ligretto.rules.events import (
-    CardPlayed,
-    CardStored,
-    CardsTurned,
-    Deadlock,
-    Event,
-    LigrettoStop,
-    PileClosed,
-    PileOpened,
-    Recycled,
-    Reshuffled,
-    RoundEnded,
-    RowRefilled,
-)
+from ligretto.rules import events as ev
 
 # Events whose every field is visible to a person standing at the table.
-PUBLIC_EVENTS: tuple[type[Event], ...] = (
-    CardPlayed,  # the card is in the middle now
-    PileOpened,
-    PileClosed,
-    RowRefilled,  # the former stack top, open in the row now
-    CardStored,  # R6: the card lies open on the row
-    CardsTurned,  # only the new discard top and how many were turned
-    Recycled,  # only how many cards went back to the hand
-    LigrettoStop,
-    Deadlock,
-    Reshuffled,
-    RoundEnded,
+PUBLIC_EVENTS: tuple[type[ev.Event], ...] = (
+    ev.CardPlayed,  # the card is in the middle now
+    ev.PileOpened,
+    ev.PileClosed,
+    ev.RowRefilled,  # the former stack top, open in the row now
+    ev.CardStored,  # R6: the card lies open on the row
+    ev.CardsTurned,  # only the new discard top and how many were turned
+    ev.Recycled,  # only how many cards went back to the hand
+    ev.LigrettoStop,
+    ev.Deadlock,
+    ev.Reshuffled,
+    ev.RoundEnded,
 )
 
 
-def public_events(events: Iterable[Event]) -> list[str]:
+def public_events(events: Iterable[ev.Event]) -> list[str]:
     """The text of every event that may be broadcast, in order."""
     return [str(e) for e in events if isinstance(e, PUBLIC_EVENTS)]
