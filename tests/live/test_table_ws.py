@@ -236,6 +236,21 @@ def test_host_seats_and_removes_bots_before_the_start(client: TestClient) -> Non
         assert receive_until(host, "refused", "table")["code"] == "too_few_players"
 
 
+def test_seats_are_fixed_once_the_game_started(
+    make_client: Callable[[TableSettings], TestClient],
+) -> None:
+    client = make_client(RACE)
+    _, anna, ben, _ = started_two_player_table(client)
+    send(anna, "add_bot", strategy="greedy", level="hard")
+    assert receive_until(anna, "refused")["code"] == "already_started"
+    send(anna, "remove_bot", seat=1)
+    assert receive_until(anna, "refused")["code"] == "already_started"
+    send(ben, "remove_bot", seat=0)  # and never by anyone but the host
+    assert receive_until(ben, "refused")["code"] == "not_host"
+    anna.__exit__(None, None, None)
+    ben.__exit__(None, None, None)
+
+
 def test_a_bot_named_by_a_strategy_alias_takes_its_seat(client: TestClient) -> None:
     # ``mine`` is the alias of the own strategy (issue 5: ``mine:hard``).
     table = open_table(client, seats=3, bots=[{"strategy": "mine", "level": "hard"}])

@@ -398,11 +398,17 @@ class Table:
             return False
         return True
 
-    def _on_add_bot(self, conn: Connection, message: AddBot) -> None:
+    def _host_in_lobby(self, conn: Connection) -> bool:
+        """Seats change only by the host and only before the start."""
         if not self._host_only(conn):
-            return
+            return False
         if self.phase != "lobby":
             self._refuse(conn, Reason.ALREADY_STARTED, "seats are fixed once the game started")
+            return False
+        return True
+
+    def _on_add_bot(self, conn: Connection, message: AddBot) -> None:
+        if not self._host_in_lobby(conn):
             return
         if message.seat is None:
             seat = next((s for s in self.seats if s.kind == "empty"), None)
@@ -443,10 +449,7 @@ class Table:
         return candidate
 
     def _on_remove_bot(self, conn: Connection, message: RemoveBot) -> None:
-        if not self._host_only(conn):
-            return
-        if self.phase != "lobby":
-            self._refuse(conn, Reason.ALREADY_STARTED, "seats are fixed once the game started")
+        if not self._host_in_lobby(conn):
             return
         seat = self.seats[message.seat] if message.seat < len(self.seats) else None
         # A bot, or a person who sat down and left again: an empty chair
