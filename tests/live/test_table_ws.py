@@ -193,9 +193,14 @@ def test_flooding_is_refused_but_the_connection_survives(client: TestClient) -> 
                 pongs += 1
         assert set(codes) == {"rate_limited"}
         assert pongs < 80
-        time.sleep(0.2)
+        time.sleep(0.2)  # the bucket refills (20/s)
         send(ws, "ping", t=1.5)
-        assert receive_until(ws, "pong")["t"] == 1.5
+        # Flood pings that got a refilled token while the flood was still
+        # arriving (a slow sender, a busy machine) are answered first.
+        pong = receive_until(ws, "pong")
+        while pong["t"] is None:
+            pong = receive_until(ws, "pong")
+        assert pong["t"] == 1.5
 
 
 def test_reconnection_restores_the_seat_and_its_view(
