@@ -14,7 +14,7 @@ import pytest
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import EventsMessage, Join, Move, ViewMessage
 from ligretto.live.scorekeeping import EndCondition
-from ligretto.live.table import Table
+from ligretto.live.table import Table, TableSettings
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
@@ -263,25 +263,34 @@ def test_every_round_goes_onto_the_tafel_game_until_its_outcome(
     assert max(game.totals) >= 30
 
 
+def anna_and_a_bot(settings: TableSettings, strategy: str, level: str) -> tuple[Table, Recorder]:
+    """A running two-seat table: Anna (joined, not playing by herself) and a bot.
+
+    The first round is on its way; call from inside the event loop.
+    """
+    table = Table(
+        "DUET",
+        seats=2,
+        options=RuleOptions(),
+        end=EndCondition(),
+        host_token="host-token-1234",
+        settings=settings,
+    )
+    table.seat_human(0, "Anna")
+    table.put_bot(1, strategy, level)
+    person = Recorder(table)
+    table.start_task()
+    table.submit(person, Join(type="join", token="host-token-1234"))
+    table.call(table.begin_game)
+    return table, person
+
+
 def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:
     """Leaving while the scores are shown: the next round must not stall."""
 
     async def scenario() -> tuple[bool, bool]:
         settings = dataclasses.replace(FAST, away_after=0.1, bot_pace=100.0)
-        table = Table(
-            "AWAY",
-            seats=2,
-            options=RuleOptions(),
-            end=EndCondition(),
-            host_token="host-token-1234",
-            settings=settings,
-        )
-        table.seat_human(0, "Anna")
-        table.put_bot(1, "greedy", "easy")
-        person = Recorder(table)
-        table.start_task()
-        table.submit(person, Join(type="join", token="host-token-1234"))
-        table.call(table.begin_game)
+        table, person = anna_and_a_bot(settings, "greedy", "easy")
         await asyncio.sleep(0.05)
         table.left(person)
         table.call(table._deal)  # a new round starts before the timer fires
@@ -324,20 +333,8 @@ def test_a_bot_that_loses_a_race_plans_again() -> None:
 
     async def scenario() -> list[tuple[int, str]]:
         settings = dataclasses.replace(FAST, bot_pace=0.05, dealer=race_position)
-        table = Table(
-            "RACE",
-            seats=2,
-            options=RuleOptions(),
-            end=EndCondition(),
-            host_token="host-token-1234",
-            settings=settings,
-        )
-        table.seat_human(0, "Anna")
-        table.put_bot(1, "greedy", "expert")  # it wants R2 onto pile 0 as well
-        person = Recorder(table)
-        table.start_task()
-        table.submit(person, Join(type="join", token="host-token-1234"))
-        table.call(table.begin_game)
+        # The bot wants R2 onto pile 0 as well.
+        table, person = anna_and_a_bot(settings, "greedy", "expert")
         while table.phase != "playing":
             await asyncio.sleep(0.001)
         table.submit(person, Move(type="move", action="play R2 row0 p0", ref=1))
