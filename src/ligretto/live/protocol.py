@@ -18,13 +18,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ligretto.bots.timing import Level
+
 PROTOCOL_VERSION = 1
 
 # A move is a few dozen bytes; a join a name.  Anything much bigger is
 # not a message of this protocol and is refused before it is parsed.
 MAX_MESSAGE_BYTES = 2048
-
-LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def _known_strategy(name: str) -> str:
@@ -37,7 +37,6 @@ def _known_strategy(name: str) -> str:
 
 
 Strategy = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(_known_strategy)]
-Level = Literal["easy", "medium", "hard", "expert"]
 
 
 class Reason(StrEnum):
@@ -123,7 +122,7 @@ class AddBot(_Message):
     type: Literal["add_bot"]
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
     strategy: Strategy = "stack-first"
-    level: Level = "medium"
+    level: Level = Level.MEDIUM
 
 
 class RemoveBot(_Message):

@@ -12,8 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from ligretto.bots import strategy_names
-from ligretto.live.protocol import LEVELS
+from ligretto.bots import Level, strategy_names
 from ligretto.web.pages.rendering import render
 from ligretto.web.play.routes import (
     BotIn,
@@ -29,6 +28,7 @@ router = APIRouter(include_in_schema=False)
 MAX_SEATS = 16
 # Strategies offered on the page, the stronger ones first.
 OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
+LEVEL_NAMES = tuple(level.value for level in Level)
 
 
 def _whole(text: str) -> int | None:
@@ -69,7 +69,7 @@ def _new_page(
             "form": form,
             "errors": errors,
             "strategies": _strategies(),
-            "levels": LEVELS,
+            "levels": LEVEL_NAMES,
             "max_seats": MAX_SEATS,
         },
         status_code=status,
@@ -152,5 +152,5 @@ async def table_page(request: Request, code: str) -> HTMLResponse:
     return render(
         request,
         "play/table.html",
-        {"code": table.code, "strategies": _strategies(), "levels": LEVELS},
+        {"code": table.code, "strategies": _strategies(), "levels": LEVEL_NAMES},
     )

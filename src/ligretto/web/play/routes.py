@@ -16,9 +16,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ligretto.bots import Level
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import (
-    Level,
     ProtocolError,
     Reason,
     Refused,
@@ -116,7 +116,7 @@ class BotIn(BaseModel):
 
     seat: Annotated[int, Field(ge=0, le=15)] | None = None
     strategy: Strategy = "stack-first"
-    level: Level = "medium"
+    level: Level = Level.MEDIUM
 
 
 class CreateTable(BaseModel):
