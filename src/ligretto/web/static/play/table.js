@@ -439,7 +439,7 @@ function renderBoard(change) {
   $("row-last-key").textContent = me.row.length;
   $("my-row").replaceChildren(
     ...me.row.map((p, i) => {
-      const el = mark(cardEl(p.top, { source: `row${i}` }));
+      const el = mark(cardEl(p.top, { source: `row${i}`, label: p.top ? null : fmt(T.row_empty, { n: i + 1 }) }));
       const key = document.createElement("kbd");
       key.className = "slot-key";
       key.textContent = i + 1;
@@ -448,7 +448,7 @@ function renderBoard(change) {
       return el;
     }),
   );
-  $("my-discard").replaceChildren(mark(cardEl(me.discard_top, { source: "discard", count: me.discard_count || null })));
+  $("my-discard").replaceChildren(mark(cardEl(me.discard_top, { source: "discard", count: me.discard_count || null, label: me.discard_top ? null : T.discard_empty })));
   const hand = me.hand_count ? backEl(me.hand_count, "hand") : cardEl(null, { source: "hand" });
   hand.title = me.hand_count ? T.turn : T.recycle;
   hand.setAttribute("aria-label", `${me.hand_count ? T.turn : T.recycle} (${fmt(T.hand_count, { n: me.hand_count })})`);
