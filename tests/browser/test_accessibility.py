@@ -1,0 +1,111 @@
+"""An axe-core audit (WCAG 2.x A and AA) of every page, in light and dark mode.
+
+Each page is audited at the phone viewport in the state a person sees it
+in: the start page (empty, then with this browser's games), a board taking
+the stacks and then the middle, the watch, correction and history pages,
+the final ranking of a rounds game, the /play form, a table's lobby and the
+table during a round. A violation of impact "serious" or "critical" fails
+the test with axe's full report of every page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser_support import PHONE, LiveServer
+from playwright.sync_api import Page, expect
+from test_tafel_pages import create_game, enter_middle, enter_stacks
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+AXE = Axe()
+OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+BLOCKING = {"serious", "critical"}
+
+
+def audit(page: Page, name: str, found: dict[str, str]) -> None:
+    """Run axe on the page as it is; note its serious and critical violations."""
+    results = AXE.run(page, options=OPTIONS)
+    violations = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
+    if violations:
+        results.response["violations"] = violations
+        found[name] = results.generate_report()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_axe(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, scheme: str
+) -> None:
+    found: dict[str, str] = {}
+    page = new_page(PHONE, color_scheme=scheme)
+    page.goto(live_server.url + "/")
+    audit(page, "start", found)
+
+    # A board on its edit link: the stacks, then the middle of round 1.
+    create_game(page, live_server, ["Anna", "Ben", "Cleo"])
+    page.get_by_label("Anna: Ligretto Stop").check()  # the toggle in both of its looks
+    audit(page, "board: stacks entry", found)
+    shoot(page, f"a11y-{scheme}-stacks-entry")
+    enter_stacks(page, 0, {1: 2, 2: 6})
+    expect(page.locator("#middle-0")).to_be_visible()
+    audit(page, "board: middle entry", found)
+    enter_middle(page, {0: 15, 1: 14, 2: 5})
+    enter_stacks(page, 1, {0: 1, 2: 3})
+    enter_middle(page, {0: 12, 1: 15, 2: 9})
+    audit(page, "board after two rounds", found)
+    edit_url = page.url.split("?")[0]
+    watch_url = page.locator("#watch-link").input_value()
+
+    page.get_by_role("link", name="Correct round 1").click()
+    expect(page.locator("#middle-1")).to_have_value("14")
+    audit(page, "correct round 1", found)
+    page.goto(edit_url)
+    page.get_by_role("link", name="Change history").click()
+    expect(page.locator(".history li").first).to_be_visible()
+    audit(page, "history", found)
+    page.goto(watch_url)
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    audit(page, "watch", found)
+
+    # The final ranking of a rounds game.
+    create_game(page, live_server, ["Anna", "Ben"], rounds=1)
+    enter_stacks(page, 0, {1: 4})
+    enter_middle(page, {0: 12, 1: 10})
+    page.get_by_role("button", name="Finish").click()
+    page.get_by_role("button", name="Score").click()
+    expect(page.locator(".ranking li.winner")).to_have_count(1)
+    audit(page, "final ranking", found)
+    page.goto(live_server.url + "/")
+    expect(page.locator("#my-games li")).to_have_count(2)
+    audit(page, "start with this browser's games", found)
+
+    # Online play: the form, a lobby with a bot, the table during a round.
+    page.goto(live_server.url + "/play")
+    audit(page, "play form", found)
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("2")
+    page.locator("#seat1").select_option("greedy")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator("#seat-list li")).to_have_count(2)
+    audit(page, "table lobby", found)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    expect(page.locator("#countdown")).to_be_hidden(timeout=6000)
+    audit(page, "table during a round", found)
+    shoot(page, f"a11y-{scheme}-table")
+
+    reports = [f"== {name} ({scheme}) ==\n{report}" for name, report in found.items()]
+    assert not found, "\n\n".join(reports)
