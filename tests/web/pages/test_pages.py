@@ -270,6 +270,22 @@ def test_the_watch_page_has_no_token_and_no_forms(client: TestClient) -> None:
     assert fragment.headers["X-Game-Version"] == "2"
 
 
+def test_t6_watchers_read_the_history_without_token_or_edit_controls(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    watch = f"/g/{game_id(edit)}"
+    assert f'href="{watch}/history"' in client.get(watch).text  # linked from the watch page
+    page = client.get(f"{watch}/history")
+    assert page.status_code == 200
+    for line in ("Game created", "Round 1: stacks entered", "Round 1: middle entered"):
+        assert line in page.text
+    assert token(edit) not in page.text and token(edit) not in str(page.headers)
+    assert "/edit/" not in page.text and "<form" not in page.text
+    assert f'href="{watch}"' in page.text  # back to the watch board, not the edit link
+    assert client.get("/g/no-such-game/history").status_code == 404
+
+
 def test_wrong_links_get_a_page_not_an_error(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben"])
     wrong = client.get(f"/g/{game_id(edit)}/edit/not-the-token")
