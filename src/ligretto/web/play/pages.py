@@ -59,8 +59,31 @@ def _form_defaults() -> dict[str, Any]:
     }
 
 
+def _unknown_bots(form: dict[str, Any], seats: int) -> list[tuple[int, str, str]]:
+    """(seat number as shown, field, value) for every bot choice no select offers.
+
+    Only a forged form gets here (the selects offer R7 strategies and the bot
+    levels); naming the seat and the value tells the
+    sender what was refused instead of the generic seat-count message.
+    """
+    strategies = set(strategy_names())
+    unknown: list[tuple[int, str, str]] = []
+    for i, kind in enumerate(form["seat_kinds"][: max(0, seats - 1)]):
+        if kind == "open":
+            continue
+        if kind not in strategies:
+            unknown.append((i + 2, "strategy", kind))  # seat 1 is the host's
+        if form["seat_levels"][i] not in LEVEL_NAMES:
+            unknown.append((i + 2, "level", form["seat_levels"][i]))
+    return unknown
+
+
 def _new_page(
-    request: Request, form: dict[str, Any], errors: list[str], status: int = 200
+    request: Request,
+    form: dict[str, Any],
+    errors: list[str],
+    status: int = 200,
+    unknown: list[tuple[int, str, str]] | None = None,
 ) -> HTMLResponse:
     return render(
         request,
@@ -68,6 +91,7 @@ def _new_page(
         {
             "form": form,
             "errors": errors,
+            "unknown": unknown or [],
             "strategies": _strategies(),
             "levels": LEVEL_NAMES,
             "max_seats": MAX_SEATS,
@@ -118,6 +142,9 @@ async def new_table(request: Request) -> Response:
         errors.append("end")  # T1
     if errors or seats is None or target is None or rounds is None:
         return _new_page(request, form, errors, 422)
+    unknown = _unknown_bots(form, seats)
+    if unknown:
+        return _new_page(request, form, [], 422, unknown)
     bots = [
         BotIn(seat=i + 1, strategy=kind, level=form["seat_levels"][i])
         for i, kind in enumerate(form["seat_kinds"][: max(0, seats - 1)])
