@@ -30,6 +30,7 @@ class Connection:
         "overflowed",
         "seat",
         "strikes",
+        "taken_over",
     )
 
     def __init__(self, *, rate: float = 20.0, burst: float = 30.0) -> None:
@@ -43,6 +44,8 @@ class Connection:
         self.overflowed = False
         # Refusals for flooding in a row; too many and the socket is closed.
         self.strikes = 0
+        # Another connection came with this seat's token and plays it now.
+        self.taken_over = False
 
     def send(self, text: str) -> None:
         """Queue one message; a full outbox marks the client as too slow."""

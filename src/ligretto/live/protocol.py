@@ -73,6 +73,7 @@ class Reason(StrEnum):
     TOO_FEW_PLAYERS = "too_few_players"
     ALREADY_STARTED = "already_started"
     GAME_OVER = "game_over"
+    TAKEN_OVER = "taken_over"
 
 
 class _Message(BaseModel):
@@ -300,6 +301,19 @@ class RoundOver(_Message):
     next_round_at: float | None
 
 
+class TakenOver(_Message):
+    """Your seat was taken over by a connection with its seat token.
+
+    The seat is now played on another device (or in another window); this
+    connection holds nothing any more and everything it sends is refused
+    (``taken_over``).  The page stops and does not reconnect on its own.
+    """
+
+    type: Literal["taken_over"] = "taken_over"
+    seat: int
+    reason: str
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     t: float | None
@@ -307,5 +321,13 @@ class Pong(_Message):
 
 
 ServerMessage = (
-    Welcome | TableUpdate | Countdown | ViewMessage | EventsMessage | Refused | RoundOver | Pong
+    Welcome
+    | TableUpdate
+    | Countdown
+    | ViewMessage
+    | EventsMessage
+    | Refused
+    | RoundOver
+    | TakenOver
+    | Pong
 )

@@ -47,6 +47,7 @@ from ligretto.live.protocol import (
     Start,
     TableInfo,
     TableUpdate,
+    TakenOver,
     Welcome,
 )
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
@@ -287,6 +288,14 @@ class Table:
         if isinstance(message, Ping):
             conn.send(Pong(t=message.t, server_now=_now()).model_dump_json())
             return
+        if conn.taken_over:
+            self._refuse(
+                conn,
+                Reason.TAKEN_OVER,
+                "your seat was taken over on another device",
+                message if isinstance(message, Move) else None,
+            )
+            return
         if isinstance(message, Join):
             self._on_join(conn, message)
             return
@@ -318,6 +327,7 @@ class Table:
             seat = self._seat_by_token(message.token)
             if seat is not None:
                 token = message.token
+                self._take_over(seat)
                 conn.seat = seat.index
                 seat.conns.add(conn)
                 seat.presence += 1
@@ -372,6 +382,31 @@ class Table:
             conn.send(self.last_round_over)
         self._broadcast_table()
         self._schedule_bots()
+
+    def _take_over(self, seat: Seat) -> None:
+        """The seat's token arrived on a new connection: it plays the seat now.
+
+        One seat, one player: the connections that held the seat until now
+        (another device, another window, or a reload whose old socket has
+        not closed yet) are told so and hold nothing any more — no seat, no
+        host role, no further messages from the table.  Whatever they send
+        is refused (``taken_over``).
+        """
+        for old in list(seat.conns):
+            seat.conns.discard(old)
+            old.seat = None
+            old.host = False
+            old.taken_over = True
+            old.send(
+                TakenOver(
+                    seat=seat.index, reason="your seat was taken over on another device"
+                ).model_dump_json()
+            )
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat this token holds, if any (for the seat link)."""
+        seat = self._seat_by_token(token)
+        return seat.index if seat is not None else None
 
     def _seat_by_token(self, token: str) -> Seat | None:
         for seat in self.seats:

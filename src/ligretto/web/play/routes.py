@@ -30,6 +30,7 @@ from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import RuleOptions
+from ligretto.web.pages.board import qr_svg
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +199,32 @@ async def get_table(code: str, request: Request) -> TableInfo:
     if table is None:
         raise HTTPException(404, "no table with this code")
     return table.info()
+
+
+class SeatLinkIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class SeatLink(BaseModel):
+    url: str
+    qr_svg: str
+
+
+@router.post("/play/{code}/seat-link", tags=["online play"])
+async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatLink:
+    """The personal link (and its QR code) that moves a seat to another device.
+
+    The token travels in the request body, never in a URL the server logs,
+    and comes back only to its holder; the link carries it in the fragment
+    (``#seat=…``), which browsers send neither to servers nor in Referer.
+    """
+    table = registry_of(request.app).get(code)
+    if table is None or table.seat_of_token(body.token) is None:
+        raise HTTPException(404, "no seat at this table belongs to this token")
+    url = f"{str(request.base_url).rstrip('/')}/play/{table.code}#seat={body.token}"
+    return SeatLink(url=url, qr_svg=str(qr_svg(url)))
 
 
 # --------------------------------------------------------------------------
