@@ -12,6 +12,7 @@ from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
+from ligretto.web.limits import BodySizeLimit
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
@@ -52,6 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.tafel = service
     install_error_handlers(app)
+    # Bodies are refused over 1 MiB (imports 8 MiB) before they fill memory.
+    app.add_middleware(BodySizeLimit)
     app.include_router(api_router)
 
     install_pages(app)  # the Tafel pages (the start page is "/") and /static
