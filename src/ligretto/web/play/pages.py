@@ -62,9 +62,9 @@ def _form_defaults() -> dict[str, Any]:
 def _unknown_bots(form: dict[str, Any], seats: int) -> list[tuple[int, str, str]]:
     """(seat number as shown, field, value) for every bot choice no select offers.
 
-    Only a forged form gets here (the selects offer R7 strategies and the bot
-    levels); naming the seat and the value tells the
-    sender what was refused instead of the generic seat-count message.
+    Only a forged form gets here (the selects offer only the R7 strategies
+    and the bot levels); naming the seat and the value tells the sender what
+    was refused instead of the generic seat-count message.
     """
     strategies = set(strategy_names())
     unknown: list[tuple[int, str, str]] = []
