@@ -297,3 +297,34 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     # His card is still his: onto the other red pile it goes.
     ben.keyboard.press("1")
     expect(ben.locator('#middle [data-pile="0"]')).to_have_attribute("data-card", "R2")
+
+
+def test_the_seat_moves_to_another_device_with_its_link(
+    staged_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    phone = new_page(PHONE)
+    open_two_seat_table(phone, staged_server, "greedy")  # slowed right down: it waits
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#play")).to_have_attribute("data-phase", "playing")
+    stack = phone.locator("#my-stack .card").first.get_attribute("data-card")
+    assert stack
+    phone.get_by_role("button", name="Other device").click()
+    dialog = phone.locator("#seat-move")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Whoever has this link plays your seat.")
+    expect(phone.locator("#seat-qr svg")).to_be_visible()
+    link = phone.locator("#seat-link").input_value()
+    assert re.search(r"/play/[A-Z0-9]{6}#seat=[A-Za-z0-9_-]{20,}$", link), link
+    shoot(phone, "play-phone-seat-link")
+    phone.get_by_role("button", name="Close").click()
+    laptop = new_page(DESKTOP)  # another browser: nothing in its localStorage
+    laptop.goto(link)
+    expect(laptop.locator("#play")).to_have_attribute("data-phase", "playing")
+    expect(laptop.locator("#my-stack .card").first).to_have_attribute("data-card", stack)
+    expect(laptop.locator("#my-name")).to_contain_text("Anna")
+    assert "#" not in laptop.url  # the token left the address bar
+    expect(phone.locator("#taken-over")).to_be_visible()
+    expect(phone.locator("#seat-move-open")).to_be_hidden()
+    laptop.keyboard.press("1")
+    laptop.keyboard.press("2")  # R2 onto pile 1, from the laptop
+    expect(laptop.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")

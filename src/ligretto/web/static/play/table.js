@@ -28,6 +28,7 @@ const state = {
   closedByUs: false,
   watchFallback: false,
   returning: null, // {source, until}: a card flying back after a lost race
+  takenOver: false, // the seat is played on another device now: stay quiet
 };
 
 function fmt(text, values) {
@@ -37,7 +38,9 @@ function fmt(text, values) {
 // ---------------------------------------------------------------- token
 
 (function takeTokenFromFragment() {
-  const match = location.hash.match(/t=([A-Za-z0-9_-]+)/);
+  // "#t=…" (the host's link) or "#seat=…" (a seat link from another device):
+  // kept in localStorage, removed from the address bar.
+  const match = location.hash.match(/(?:^#|&)(?:t|seat)=([A-Za-z0-9_-]+)/);
   if (match) {
     localStorage.setItem(tokenKey, match[1]);
     history.replaceState(null, "", location.pathname + location.search);
@@ -74,6 +77,7 @@ function connect() {
   });
   ws.addEventListener("close", (event) => {
     if (state.ws !== ws) return;
+    if (state.takenOver) return; // no reconnecting: that would take the seat back
     if (event.code === 4404) {
       setConnection(T.refused.no_such_table);  // the table has ended: stop trying
       return;
@@ -132,6 +136,9 @@ function handle(m) {
     case "round_over":
       showScores(m);
       break;
+    case "taken_over":
+      onTakenOver();
+      break;
     default:
       break;
   }
@@ -178,6 +185,62 @@ function onRefused(m) {
     send("join");
   }
 }
+
+// ---------------------------------------------------------------- another device
+
+// Another connection came with this seat's token (docs/protocol.md): this
+// page holds nothing any more, closes its socket and waits to be asked.
+function onTakenOver() {
+  state.takenOver = true;
+  state.seat = null;
+  state.host = false;
+  state.pending.clear();
+  setConnection("");
+  if ($("seat-move").open) $("seat-move").close();
+  $("taken-over").hidden = false;
+  $("seat-move-open").hidden = true;
+  if (state.ws) state.ws.close();
+}
+
+$("play-here").addEventListener("click", () => {
+  state.takenOver = false;
+  $("taken-over").hidden = true;
+  connect();
+});
+
+$("seat-move-open").addEventListener("click", async () => {
+  const token = localStorage.getItem(tokenKey);
+  if (!token) return;
+  try {
+    // The token goes in the body (never in a URL); the answer is the link
+    // with the token in its fragment and the link's QR code.
+    const answer = await fetch(`/play/${code}/seat-link`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    if (!answer.ok) throw new Error(String(answer.status));
+    const link = await answer.json();
+    $("seat-link").value = link.url;
+    $("seat-qr").innerHTML = link.qr_svg; // SVG made by the server (segno)
+    $("seat-move").showModal();
+  } catch {
+    toast(T.seat_link_failed, "error");
+  }
+});
+$("seat-link-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("seat-link").value);
+  } catch {
+    $("seat-link").select();
+  }
+  toast(T.seat_link_copied, "ok");
+});
+$("seat-move-close").addEventListener("click", () => $("seat-move").close());
+$("seat-move").addEventListener("close", () => {
+  $("seat-link").value = "";
+  $("seat-qr").textContent = "";
+});
 
 // ---------------------------------------------------------------- lobby + bar
 
@@ -238,6 +301,7 @@ function renderTable() {
   $("add-bot").disabled = !free;
   $("add-bot").parentElement.hidden = !free;
   $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
+  $("seat-move-open").hidden = state.seat === null || state.takenOver || t.phase === "game_over";
   $("next-round").hidden = !(state.host && t.phase === "round_over");
   if (state.view) renderBoard(null);
 }
