@@ -162,6 +162,22 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     assert len(game["rounds"]) == 1 and game["status"] == "finished"
 
 
+def test_a_quick_game_against_three_bots_is_one_tap_from_the_start_page(
+    play_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(PHONE)
+    page.goto(play_server.url + "/play")
+    shoot(page, "play-phone-quick-game")
+    page.goto(play_server.url + "/")
+    page.locator("#quick-name").fill("Anna")
+    page.get_by_role("button", name="Quick game against 3 bots").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator("#seat-list li")).to_have_count(4)
+    expect(page.locator("#seat-list")).to_contain_text("Anna")
+    # The person lands as host, ready to press Start (docs/online-play.md).
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+
+
 def test_the_table_on_a_desktop_with_keyboard_play(
     play_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:

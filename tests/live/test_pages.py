@@ -73,3 +73,27 @@ def test_an_unknown_table_is_a_page_not_an_error(app_client: TestClient) -> None
     assert response.status_code == 404
     assert "/play" in response.text
     assert app_client.get("/api/tables/NOSUCH").status_code == 404
+
+
+def test_a_quick_game_seats_the_person_and_three_bots_to_99(app_client: TestClient) -> None:
+    for page in ("/play", "/"):
+        assert 'action="/play/quick"' in app_client.get(page).text
+    response = app_client.post("/play/quick", data={"name": "  Anna  "}, follow_redirects=False)
+    assert response.status_code == 303
+    match = re.fullmatch(r"/play/([A-Z0-9]{6})#t=([\w-]{20,})", response.headers["location"])
+    assert match is not None
+    table = app_client.get(f"/api/tables/{match[1]}").json()
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"]
+    assert table["seats"][0]["name"] == "Anna"
+    bots = [(s["strategy"], s["level"]) for s in table["seats"][1:]]
+    assert bots == [("watchful", "medium"), ("stack-first", "medium"), ("greedy", "medium")]
+    assert table["end"] == {"mode": "target", "target": 99}
+    assert table["options"]["deck"] == "ligretto" and table["options"]["row_storage"] is False
+
+
+def test_a_quick_game_without_a_name_asks_for_it(app_client: TestClient) -> None:
+    before = len(app_client.app.state.tables)  # type: ignore[attr-defined]
+    response = app_client.post("/play/quick", data={"name": "   "}, follow_redirects=False)
+    assert response.status_code == 422
+    assert "enter your name" in response.text
+    assert len(app_client.app.state.tables) == before  # type: ignore[attr-defined]

@@ -29,6 +29,11 @@ MAX_SEATS = 16
 # Strategies offered on the page, the stronger ones first.
 OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
 LEVEL_NAMES = tuple(level.value for level in Level)
+# "Quick game against 3 bots": the person in seat 1 and three medium bots of
+# different styles (docs/bots.md, R7): one strong (watchful), one that plays
+# the stack first, one that simply plays whatever fits -- a table that feels
+# varied and beatable.  Default rules, a game to 99 points (T1).
+QUICK_BOTS = (("watchful", Level.MEDIUM), ("stack-first", Level.MEDIUM), ("greedy", Level.MEDIUM))
 
 
 def _whole(text: str) -> int | None:
@@ -166,6 +171,31 @@ async def new_table(request: Request) -> Response:
         )
     except ValidationError:  # anything the checks above let through
         return _new_page(request, form, ["seats"], 422)
+    table = create_table(registry_of(request.app), spec)
+    # The token travels in the fragment: it never reaches a server log.
+    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+
+
+@router.post("/play/quick", response_model=None)
+async def quick_game(request: Request) -> Response:
+    """One tap to play: seat 1 for the person, three bots, default rules, to 99.
+
+    The table is made by ``create_table`` like every other; the person lands
+    at it as host and presses Start when ready (the countdown must not run
+    while the page is still loading on a slow phone).
+    """
+    data = await request.form()
+    value = data.get("name", "")
+    name = " ".join(value.split()) if isinstance(value, str) else ""
+    if not name or len(name) > 40:
+        form = _form_defaults()
+        form["name"] = name[:40]
+        return _new_page(request, form, ["name"], 422)
+    spec = CreateTable(
+        seats=1 + len(QUICK_BOTS),
+        name=name,
+        bots=[BotIn(seat=i + 1, strategy=s, level=lv) for i, (s, lv) in enumerate(QUICK_BOTS)],
+    )
     table = create_table(registry_of(request.app), spec)
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
