@@ -141,6 +141,7 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     scores = page.locator("#scores")
     expect(scores.locator("#score-rows tr")).to_have_count(4)
     expect(scores).to_contain_text("game is over")
+    expect(page.locator("#play-again")).to_be_visible()
     shoot(page, "play-phone-scores")
     shown = scores.locator("#score-rows tr").all_inner_texts()
     totals = [row.split("\t")[-1].strip() for row in shown]
@@ -160,6 +161,15 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     assert game["players"] == names
     assert [str(game["totals"][n]).replace("-", "\u2212") for n in names] == totals
     assert len(game["rounds"]) == 1 and game["status"] == "finished"
+    # Play again: the host is offered a new game, the watcher waits for it.
+    expect(watcher.locator("#play-again-wait")).to_be_visible()
+    expect(watcher.locator("#play-again")).to_be_hidden()
+    again = page.locator("#play-again")
+    expect(again).to_be_visible()
+    again.click()
+    expect(scores).to_be_hidden()
+    expect(page.locator("#board-link")).not_to_have_attribute("href", href)
+    expect(watcher.locator("#scores")).to_be_hidden()
 
 
 def test_a_quick_game_against_three_bots_is_one_tap_from_the_start_page(

@@ -73,6 +73,7 @@ class Reason(StrEnum):
     TOO_FEW_PLAYERS = "too_few_players"
     ALREADY_STARTED = "already_started"
     GAME_OVER = "game_over"
+    GAME_NOT_OVER = "game_not_over"
     TAKEN_OVER = "taken_over"
 
 
@@ -140,6 +141,13 @@ class Start(_Message):
     type: Literal["start"]
 
 
+class PlayAgain(_Message):
+    """Host only, once the game is over (T4/T5): a new game at the same
+    table with the same seats, on a fresh Tafel game."""
+
+    type: Literal["play_again"]
+
+
 class Ping(_Message):
     """Keep-alive; answered with ``pong`` carrying the server clock."""
 
@@ -148,7 +156,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Move | AddBot | RemoveBot | Start | Ping, Field(discriminator="type")
+    Join | Move | AddBot | RemoveBot | Start | PlayAgain | Ping, Field(discriminator="type")
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 

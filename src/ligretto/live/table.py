@@ -38,6 +38,7 @@ from ligretto.live.protocol import (
     Join,
     Move,
     Ping,
+    PlayAgain,
     Pong,
     Reason,
     Refused,
@@ -310,6 +311,8 @@ class Table:
             self._on_remove_bot(conn, message)
         elif isinstance(message, Start):
             self._on_start(conn)
+        elif isinstance(message, PlayAgain):
+            self._on_play_again(conn)
 
     # ------------------------------------------------------------------
     # seats
@@ -522,6 +525,26 @@ class Table:
             self._refuse(conn, Reason.GAME_OVER, "the game is over")
         else:
             self._refuse(conn, Reason.ALREADY_STARTED, "the round is on")
+
+    def _on_play_again(self, conn: Connection) -> None:
+        """A new game at the same table: same seats, fresh Tafel game.
+
+        Only once the Tafel has decided the game (T4/T5): a game in
+        progress is never thrown away.  People keep their seats and
+        tokens, bots stay, stand-ins keep playing for those still away.
+        """
+        if not self._host_only(conn):
+            return
+        if self.phase != "game_over":
+            self._refuse(conn, Reason.GAME_NOT_OVER, "the game is not over yet")
+            return
+        self.round = None
+        self.round_no = 0
+        self.totals = None
+        self.tafel_game = None
+        self._tafel = None
+        self.last_round_over = None
+        self.begin_game()
 
     def begin_game(self) -> None:
         """Close the seats, open the Tafel game, deal the first round."""

@@ -303,6 +303,9 @@ function renderTable() {
   $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
   $("seat-move-open").hidden = state.seat === null || state.takenOver || t.phase === "game_over";
   $("next-round").hidden = !(state.host && t.phase === "round_over");
+  // After the game (T4/T5) the host may start a new one at the same seats.
+  $("play-again").hidden = !(state.host && t.phase === "game_over");
+  $("play-again-wait").hidden = state.host || t.phase !== "game_over";
   if (state.view) renderBoard(null);
 }
 
@@ -319,6 +322,7 @@ $("add-bot").addEventListener("click", () =>
 );
 $("start").addEventListener("click", () => send("start"));
 $("next-round").addEventListener("click", () => send("start"));
+$("play-again").addEventListener("click", () => send("play_again"));
 $("copy-invite").addEventListener("click", async () => {
   const url = new URL($("copy-invite").dataset.url, location.href).href;
   try {
