@@ -1,7 +1,7 @@
 """Simulator speed: timed four-player rounds with races, on one core.
 
 Each seat is a bot with its reaction-time model; the discrete-event loop
-applies actions in virtual-time order, so races are lost with PileTaken as
+applies actions in virtual-time order, so races are lost with PileTakenError as
 in R3. Prints rounds/s and actions/s (applied actions; refused race moves
 are not counted) for stack-first bots — the figure the simulator issue
 asks for — and for the other strategies. Numbers depend on the machine and

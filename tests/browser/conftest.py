@@ -86,5 +86,6 @@ def shoot() -> Callable[[Page, str], Path]:
 
     return save
 
+
 # Re-exported for test modules; import them from ``browser_support``.
 __all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_ARGS", "DESKTOP", "PHONE", "LiveServer"]

@@ -21,8 +21,14 @@ Shoot = Callable[[Page, str], Path]
 MINUS = "\u2212"
 
 
-def create_game(page: Page, server: LiveServer, names: list[str], *, rounds: int | None = None,
-                cards: bool = False) -> None:
+def create_game(
+    page: Page,
+    server: LiveServer,
+    names: list[str],
+    *,
+    rounds: int | None = None,
+    cards: bool = False,
+) -> None:
     page.goto(server.url + "/")
     if cards:
         page.get_by_label("Played with ordinary playing cards (up to 16 players)").check()

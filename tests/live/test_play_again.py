@@ -77,9 +77,7 @@ def test_the_host_plays_again_with_the_same_seats_on_a_new_tafel_game(
         refused = receive_until(ben, "refused")
         assert refused["code"] == "not_host"
         send(anna, "play_again")
-        second = table_until(
-            anna, lambda t: t["tafel_game"] not in (None, first["tafel_game"])
-        )
+        second = table_until(anna, lambda t: t["tafel_game"] not in (None, first["tafel_game"]))
         assert second["round_no"] == 1 and second["totals"] == [0, 0, 0, 0]
         assert [(s["name"], s["kind"]) for s in second["seats"]] == [
             (s["name"], s["kind"]) for s in first["seats"]

@@ -16,18 +16,18 @@ from ligretto.rules import (
     CardsTurned,
     Colour,
     Event,
-    IllegalAction,
+    IllegalActionError,
     LigrettoStop,
-    MalformedAction,
+    MalformedActionError,
     PileClosed,
     PileOpened,
-    PileTaken,
+    PileTakenError,
     Play,
     Recycle,
     Recycled,
     Round,
     RoundEnded,
-    RoundOver,
+    RoundOverError,
     RowRefilled,
     RuleError,
     RuleOptions,
@@ -89,7 +89,7 @@ def test_r1_card_text_round_trips_for_both_decks() -> None:
     assert str(Card(Colour.HEARTS, 1)) == "H1"
     # Digits other than 0-9 ("²" would crash int(), "٣" is no card text either).
     for text in ("R0", "R11", "X5", "", "R", "5R", "R²", "R\u0663", "R+5"):
-        with pytest.raises(MalformedAction):
+        with pytest.raises(MalformedActionError):
             Card.parse(text)
 
 
@@ -134,9 +134,9 @@ def test_r3_a_one_opens_a_new_pile_at_any_time_with_the_next_id() -> None:
         [seat("R6 R5", ["R1", "G1", "B9", "B8", "G8"]), seat("Y5", [*ROW3, "Y9", "Y8"])],
         middle=[pile("R", 3, owner=1)],
     )
-    events = r.apply(0, Action_play("R1", 0, None))
+    events = r.apply(0, play_action("R1", 0, None))
     assert events[0] == PileOpened(0, Card.parse("R1"), Source.ROW, 0, 1)
-    events = r.apply(0, Action_play("G1", 1, None))
+    events = r.apply(0, play_action("G1", 1, None))
     assert events[0] == PileOpened(0, Card.parse("G1"), Source.ROW, 1, 2)
     piles = r.view(None).middle
     assert [(p.id, str(p.top), p.count) for p in piles] == [
@@ -147,7 +147,7 @@ def test_r3_a_one_opens_a_new_pile_at_any_time_with_the_next_id() -> None:
     assert [str(p.needs) for p in piles] == ["R4", "R2", "G2"]
 
 
-def Action_play(card: str, slot: int | None, pile: int | None, source: str = "row") -> Play:
+def play_action(card: str, slot: int | None, pile: int | None, source: str = "row") -> Play:
     return Play(Card.parse(card), Source(source), slot, pile)
 
 
@@ -156,14 +156,14 @@ def test_r3_next_higher_value_of_the_same_colour_fits() -> None:
         [seat("B6 B5", ["R4", "G4", "R5", "B4", "Y2"]), seat("Y5", [*ROW3, "Y9", "Y8"])],
         middle=[pile("R", 3), pile("G", 2)],
     )
-    assert r.is_legal(0, Action_play("R4", 0, 0))
-    assert not r.is_legal(0, Action_play("G4", 1, 1))  # G needs a 3
-    assert not r.is_legal(0, Action_play("R5", 2, 0))  # skipping a value
-    assert not r.is_legal(0, Action_play("B4", 3, 0))  # wrong colour
-    with pytest.raises(IllegalAction):
-        r.apply(0, Action_play("G4", 1, 0))
-    r.apply(0, Action_play("R4", 0, 0))
-    r.apply(0, Action_play("R5", 2, 0))
+    assert r.is_legal(0, play_action("R4", 0, 0))
+    assert not r.is_legal(0, play_action("G4", 1, 1))  # G needs a 3
+    assert not r.is_legal(0, play_action("R5", 2, 0))  # skipping a value
+    assert not r.is_legal(0, play_action("B4", 3, 0))  # wrong colour
+    with pytest.raises(IllegalActionError):
+        r.apply(0, play_action("G4", 1, 0))
+    r.apply(0, play_action("R4", 0, 0))
+    r.apply(0, play_action("R5", 2, 0))
     assert str(r.view(None).middle[0].top) == "R5"
 
 
@@ -177,8 +177,8 @@ def test_r3_many_piles_of_one_colour_everyone_plays_on_every_pile() -> None:
     )
     plays0 = {str(a) for a in r.legal_actions(0) if isinstance(a, Play)}
     assert plays0 == {"play R3 row0 p0", "play R3 row0 p1"}
-    r.apply(0, Action_play("R3", 0, 1))  # seat 0 plays on seat 1's pile
-    r.apply(1, Action_play("R3", 0, 0))
+    r.apply(0, play_action("R3", 0, 1))  # seat 0 plays on seat 1's pile
+    r.apply(1, play_action("R3", 0, 0))
     snap = r.snapshot()
     assert [c["owner"] for c in snap["middle"][0]["cards"]] == [0, 0, 1]
     assert [c["owner"] for c in snap["middle"][1]["cards"]] == [1, 1, 0]
@@ -190,7 +190,7 @@ def test_r3_a_ten_closes_the_pile() -> None:
         [seat("B5", ["R10", "G9", "G8", "B9", "B8"]), seat("Y5", [*ROW3, "Y9", "Y8"])],
         middle=[pile("R", 9)],
     )
-    events = r.apply(0, Action_play("R10", 0, 0))
+    events = r.apply(0, play_action("R10", 0, 0))
     assert PileClosed(0, 0) in events
     (p,) = r.view(None).middle
     assert p.closed and p.count == 10 and str(p.top) == "R10" and p.needs is None
@@ -205,14 +205,14 @@ def test_r3_play_from_stack_top_and_discard_top() -> None:
         ],
         middle=[pile("R", 3)],
     )
-    r.apply(0, Action_play("R4", None, 0, "stack"))
-    r.apply(0, Action_play("R5", None, 0, "discard"))
+    r.apply(0, play_action("R4", None, 0, "stack"))
+    r.apply(0, play_action("R5", None, 0, "discard"))
     me = r.view(0).me
     assert me is not None
     assert str(me.stack_top) == "B5" and str(me.discard_top) == "Y3"
     # only the top is open: B5 and Y3 fit nowhere, nothing beneath is offered
-    with pytest.raises(IllegalAction):
-        r.apply(0, Action_play("R4", None, 0, "stack"))
+    with pytest.raises(IllegalActionError):
+        r.apply(0, play_action("R4", None, 0, "stack"))
 
 
 def test_r3_refill_auto_fills_the_gap_from_the_stack_in_the_same_apply() -> None:
@@ -220,7 +220,7 @@ def test_r3_refill_auto_fills_the_gap_from_the_stack_in_the_same_apply() -> None
         [seat("B5 G7", ["R4", "G9", "G8", "B9", "B8"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
         middle=[pile("R", 3)],
     )
-    events = r.apply(0, Action_play("R4", 0, 0))
+    events = r.apply(0, play_action("R4", 0, 0))
     assert isinstance(events[0], CardPlayed)
     assert events[1] == RowRefilled(0, 0, Card.parse("G7"))
     row = r.view(0).seats[0].row
@@ -234,22 +234,22 @@ def test_r3_refill_manual_leaves_a_gap_until_the_refill_action() -> None:
         middle=[pile("R", 3)],
         options=options,
     )
-    events = r.apply(0, Action_play("R4", 0, 0))
+    events = r.apply(0, play_action("R4", 0, 0))
     assert len(events) == 1
     assert r.view(0).seats[0].row[0].top is None
     actions = {str(a) for a in r.legal_actions(0)}
     assert "refill row0" in actions
     assert "refill row1" not in actions  # not a gap
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(0, Action.parse("refill row1"))
     assert r.apply(0, Action.parse("refill row0")) == (RowRefilled(0, 0, Card.parse("G7")),)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(0, Action.parse("refill row0"))
 
 
 def test_r3_refill_action_is_refused_with_auto_refill() -> None:
     r = Round.deal(2, 5)
-    with pytest.raises(IllegalAction, match="automatically"):
+    with pytest.raises(IllegalActionError, match="automatically"):
         r.apply(0, Action.parse("refill row0"))
 
 
@@ -286,7 +286,7 @@ def test_r3_turn_takes_fewer_when_fewer_remain() -> None:
     events = r.apply(0, Turn())
     assert events == (CardsTurned(0, 2, Card.parse("Y4")),)
     assert r.view(0).seats[0].hand_count == 0
-    with pytest.raises(IllegalAction, match="recycle"):
+    with pytest.raises(IllegalActionError, match="recycle"):
         r.apply(0, Turn())
 
 
@@ -296,7 +296,7 @@ def test_r3_recycling_the_discard_pile_becomes_the_hand(shuffle: bool) -> None:
     # play nothing, just turn through the whole hand (25 cards: 8×3 + 1)
     while r.view(0).seats[0].hand_count:
         r.apply(0, Turn())
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(0, Turn())
     discard = r.snapshot()["seats"][0]["discard"]
     events = r.apply(0, Recycle())
@@ -312,14 +312,14 @@ def test_r3_recycling_the_discard_pile_becomes_the_hand(shuffle: bool) -> None:
 
 def test_r3_recycle_refused_while_the_hand_has_cards() -> None:
     r = Round.deal(2, 8)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(0, Recycle())
 
 
 def test_r3_others_cards_are_private_a_seat_plays_only_its_own() -> None:
     r = build([seat("B5", ["R1", "G9", "G8", "B9", "B8"]), seat("Y5", [*ROW3, "Y8", "Y7"])])
-    with pytest.raises(IllegalAction):
-        r.apply(1, Action_play("R1", 0, None))  # seat 1's row0 is R9
+    with pytest.raises(IllegalActionError):
+        r.apply(1, play_action("R1", 0, None))  # seat 1's row0 is R9
 
 
 def test_r3_race_second_play_on_the_same_pile_gets_pile_taken_and_changes_nothing() -> None:
@@ -330,10 +330,10 @@ def test_r3_race_second_play_on_the_same_pile_gets_pile_taken_and_changes_nothin
         ],
         middle=[pile("R", 3)],
     )
-    r.apply(0, Action_play("R4", 0, 0))
+    r.apply(0, play_action("R4", 0, 0))
     before = r.snapshot()
-    with pytest.raises(PileTaken) as err:
-        r.apply(1, Action_play("R4", 0, 0))
+    with pytest.raises(PileTakenError) as err:
+        r.apply(1, play_action("R4", 0, 0))
     assert err.value.code == "pile_taken"
     assert r.snapshot() == before
 
@@ -343,11 +343,11 @@ def test_r3_wrong_pile_is_illegal_not_a_race() -> None:
         [seat("B5", ["R4", "G9", "G8", "B9", "B8"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
         middle=[pile("G", 3)],
     )
-    with pytest.raises(IllegalAction) as err:
-        r.apply(0, Action_play("R4", 0, 0))
+    with pytest.raises(IllegalActionError) as err:
+        r.apply(0, play_action("R4", 0, 0))
     assert err.value.code == "illegal"
-    with pytest.raises(IllegalAction, match="no middle pile"):
-        r.apply(0, Action_play("R4", 0, 7))
+    with pytest.raises(IllegalActionError, match="no middle pile"):
+        r.apply(0, play_action("R4", 0, 7))
 
 
 @pytest.mark.parametrize(
@@ -395,7 +395,7 @@ def test_r3_action_text_is_read_case_insensitively() -> None:
     ],
 )
 def test_r3_malformed_action_text_is_a_clear_error(text: str) -> None:
-    with pytest.raises(MalformedAction):
+    with pytest.raises(MalformedActionError):
         Action.parse(text)
 
 
@@ -405,7 +405,7 @@ def test_r3_illegal_actions_change_nothing() -> None:
     for text in ["play R5 row0 p0", "recycle", "refill row0", "store R5 stack row0"]:
         with pytest.raises(RuleError):
             r.apply(0, Action.parse(text))
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(3, Turn())
     assert r.snapshot() == before
 
@@ -418,11 +418,11 @@ def test_r4_stop_when_the_last_stack_card_goes_to_the_middle() -> None:
         [seat("R4", ["G9", "G8", "B9", "B8", "Y9"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
         middle=[pile("R", 3)],
     )
-    events = r.apply(0, Action_play("R4", None, 0, "stack"))
+    events = r.apply(0, play_action("R4", None, 0, "stack"))
     assert events[-2:] == (LigrettoStop(0), RoundEnded(0, False))
     assert r.is_over and r.result().caller == 0 and not r.result().deadlock
     assert r.legal_actions(1) == []
-    with pytest.raises(RoundOver) as err:
+    with pytest.raises(RoundOverError) as err:
         r.apply(1, Turn())
     assert err.value.code == "round_over"
 
@@ -432,7 +432,7 @@ def test_r4_stop_via_row_when_the_refill_takes_the_last_stack_card() -> None:
         [seat("G7", ["R4", "G9", "G8", "B9", "B8"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
         middle=[pile("R", 3)],
     )
-    events = r.apply(0, Action_play("R4", 0, 0))
+    events = r.apply(0, play_action("R4", 0, 0))
     assert events[1] == RowRefilled(0, 0, Card.parse("G7"))
     assert events[-2:] == (LigrettoStop(0), RoundEnded(0, False))
     assert r.result().seats[0].stack == 0
@@ -445,7 +445,7 @@ def test_r4_stop_via_row_with_manual_refill() -> None:
     )
     events = r.apply(0, Action.parse("refill row0"))
     assert events[-1] == RoundEnded(0, False)
-    with pytest.raises(RoundOver):
+    with pytest.raises(RoundOverError):
         r.apply(1, Turn())
 
 
@@ -473,7 +473,7 @@ def test_r5_caller_has_no_minus_points() -> None:
         [seat("R4", ["G9", "G8", "B9", "B8", "Y9"]), seat("Y5 Y6", [*ROW3, "Y8", "Y7"])],
         middle=[pile("R", 3)],
     )
-    r.apply(0, Action_play("R4", None, 0, "stack"))
+    r.apply(0, play_action("R4", None, 0, "stack"))
     res = r.result()
     assert res.over and res.seats[0].stack == 0 and res.seats[0].points == 4
     assert res.seats[1].points == -4
@@ -530,7 +530,7 @@ def test_snapshot_is_json_ready_and_rebuilds_the_same_round() -> None:
 def test_from_snapshot_rejects_a_card_in_two_places() -> None:
     snap = Round.deal(2, 3).snapshot()
     snap["seats"][0]["hand"].append(snap["seats"][0]["stack"][0])
-    with pytest.raises(MalformedAction, match="twice"):
+    with pytest.raises(MalformedActionError, match="twice"):
         Round.from_snapshot(snap)
 
 
@@ -548,7 +548,7 @@ def test_r1_cards_deck_plays_by_suit_ace_opens() -> None:
     assert str(events[0]) == "0 opened H1 row0 p0"
     r.apply(0, Action.parse("play H2 row1 p0"))
     assert str(r.view(None).middle[0].top) == "H2"
-    with pytest.raises(IllegalAction, match="deck"):
+    with pytest.raises(IllegalActionError, match="deck"):
         r.apply(0, Action.parse("play R3 row0 p0"))  # a Ligretto card in a cards round
 
 
@@ -571,7 +571,7 @@ def test_events_text_round_trips() -> None:
     for text in texts:
         assert str(Event.parse(text)) == text
     for bad in ("", "0 jumped", "round-over", "x played R5 row2 p3"):
-        with pytest.raises(MalformedAction):
+        with pytest.raises(MalformedActionError):
             Event.parse(bad)
 
 
@@ -591,13 +591,18 @@ def test_copy_is_independent_and_reseeding_changes_future_shuffles() -> None:
 
 
 def test_error_codes_are_machine_readable() -> None:
-    assert (IllegalAction.code, PileTaken.code, RoundOver.code, MalformedAction.code) == (
+    assert (
+        IllegalActionError.code,
+        PileTakenError.code,
+        RoundOverError.code,
+        MalformedActionError.code,
+    ) == (
         "illegal",
         "pile_taken",
         "round_over",
         "malformed",
     )
-    for cls in (IllegalAction, PileTaken, RoundOver, MalformedAction):
+    for cls in (IllegalActionError, PileTakenError, RoundOverError, MalformedActionError):
         assert issubclass(cls, RuleError) and issubclass(cls, ValueError)
 
 
@@ -628,10 +633,10 @@ def test_from_snapshot_rejects_an_open_gap_under_auto_refill_and_a_long_stack() 
     seat0 = snap["seats"][0]
     seat0["hand"].extend(seat0["row"][0])
     seat0["row"][0] = []
-    with pytest.raises(MalformedAction, match="gap"):
+    with pytest.raises(MalformedActionError, match="gap"):
         Round.from_snapshot(snap)
     snap["options"]["row_refill"] = "manual"
     assert Round.from_snapshot(snap).legal_actions(0)[-2] == Action.parse("refill row0")
     seat0["stack"].append(seat0["hand"].pop())
-    with pytest.raises(MalformedAction, match="at most 10"):
+    with pytest.raises(MalformedActionError, match="at most 10"):
         Round.from_snapshot(snap)

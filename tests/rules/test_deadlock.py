@@ -20,7 +20,7 @@ from ligretto.rules import (
     Reshuffled,
     Round,
     RoundEnded,
-    RoundOver,
+    RoundOverError,
     RuleOptions,
     Source,
     Turn,
@@ -57,7 +57,7 @@ def test_r4_deadlock_end_is_detected_after_the_action_that_causes_it(shuffle: bo
     # scored as it lies (R4 "end", R5): seat 0 has 20 in the middle, 3 in the stack
     assert (res.seats[0].middle, res.seats[0].stack, res.seats[0].points) == (20, 3, 14)
     assert (res.seats[1].middle, res.seats[1].stack, res.seats[1].points) == (20, 3, 14)
-    with pytest.raises(RoundOver):
+    with pytest.raises(RoundOverError):
         r.apply(1, Turn())
     assert r.legal_actions(0) == []
 

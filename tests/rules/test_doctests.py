@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "result", "round"]  # the modules whose docstrings have examples
+MODULES = ["cards", "options", "result", "round"]  # the modules whose docstrings have examples
 
 
 @pytest.mark.parametrize("name", MODULES)

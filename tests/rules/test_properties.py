@@ -16,7 +16,7 @@ from ligretto.rules import (
     Event,
     Play,
     Round,
-    RoundOver,
+    RoundOverError,
     RuleError,
     RuleOptions,
     Source,
@@ -190,7 +190,7 @@ def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool
         assert r.legal_actions(seat) == []
         try:
             r.apply(seat, Turn())
-        except RoundOver:
+        except RoundOverError:
             pass
         else:
             raise AssertionError("an action was accepted after the round ended")

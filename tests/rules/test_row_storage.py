@@ -10,7 +10,7 @@ from ligretto.rules import (
     Card,
     CardStored,
     Deadlock,
-    IllegalAction,
+    IllegalActionError,
     LigrettoStop,
     Play,
     RowRefilled,
@@ -54,7 +54,7 @@ def test_r6_stack_or_discard_top_goes_onto_the_row_descending_and_other_colour()
 def test_r6_storage_refuses_same_colour_and_non_descending(card: str, onto: str, why: str) -> None:
     r = build([seat(f"B3 {card}", [onto, "Y2", "B2", "Y3", "B4"]), OTHER], options=STORAGE)
     before = r.snapshot()
-    with pytest.raises(IllegalAction, match="descending"):
+    with pytest.raises(IllegalActionError, match="descending"):
         r.apply(0, store(card, "stack", 0))
     assert r.snapshot() == before, why
 
@@ -62,7 +62,7 @@ def test_r6_storage_refuses_same_colour_and_non_descending(card: str, onto: str,
 def test_r6_storage_is_refused_when_the_option_is_off() -> None:
     r = build([seat("B3 G5", ["R8", "G9", "B9", "Y9", "Y8"]), OTHER])
     assert not any(isinstance(a, Store) for a in r.legal_actions(0))
-    with pytest.raises(IllegalAction, match="row storage is off"):
+    with pytest.raises(IllegalActionError, match="row storage is off"):
         r.apply(0, store("G5", "stack", 0))
 
 
@@ -71,7 +71,7 @@ def test_r6_gaps_belong_to_the_stack_storage_never_fills_a_gap() -> None:
         [seat("B3 G5", ["", "G9", "B9", "Y9", "Y8"], discard="Y6"), OTHER],
         options=RuleOptions(row_storage=True, row_refill="manual"),
     )
-    with pytest.raises(IllegalAction, match="gap"):
+    with pytest.raises(IllegalActionError, match="gap"):
         r.apply(0, store("Y6", "discard", 0))
     assert "refill row0" in {str(a) for a in r.legal_actions(0)}
 
@@ -84,7 +84,7 @@ def test_r6_only_the_top_of_a_row_position_is_playable_then_the_one_beneath() ->
     )
     plays = {str(a) for a in r.legal_actions(0) if isinstance(a, Play)}
     assert plays == {"play R6 row0 p0"}  # G7 and R8 lie beneath
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         r.apply(0, Action.parse("play R8 row0 p2"))
     events = r.apply(0, Action.parse("play R6 row0 p0"))
     assert not any(isinstance(e, RowRefilled) for e in events)  # no gap: nothing refilled

@@ -3,7 +3,7 @@
 10,000 short random rounds across every rule option, player count, strategy
 and level. At each decision the chosen action is checked against the round
 *at that moment* with ``Round.is_legal``; afterwards every refusal the
-simulator met must have been ``PileTaken`` — a race lost to a faster seat
+simulator met must have been ``PileTakenError`` — a race lost to a faster seat
 between choosing and acting.
 """
 
@@ -62,4 +62,4 @@ def test_bots_choose_only_actions_legal_when_chosen(part: int) -> None:
         assert sum(record.refused) == 0, (index, record)
         races += sum(record.races_lost)
     assert checked > 50 * (ROUNDS // PARTS)
-    assert races > 0  # races did happen, and every one of them was a PileTaken
+    assert races > 0  # races did happen, and every one of them was a PileTakenError

@@ -9,10 +9,10 @@ from sqlalchemy import Engine, func, select
 
 from ligretto.store import (
     CreatedGame,
-    Forbidden,
-    GameNotFound,
+    ForbiddenError,
+    GameNotFoundError,
     TafelService,
-    VersionConflict,
+    VersionConflictError,
 )
 from ligretto.store.models import RoundRow
 from ligretto.tafel import Code, ImplausibleRoundError, InvalidRoundError, RoundOrderError
@@ -92,7 +92,7 @@ def test_t6_write_with_old_version_is_a_conflict(
 ) -> None:
     gid, token = created.stored.id, created.edit_token
     service.open_round(gid, token, {"Anna": 0, "Ben": 3, "Cleo": 5}, expected_version=1)
-    with pytest.raises(VersionConflict) as caught:
+    with pytest.raises(VersionConflictError) as caught:
         service.complete_round(
             gid, token, 1, {"Anna": 12, "Ben": 14, "Cleo": 5}, expected_version=1
         )
@@ -103,18 +103,18 @@ def test_t6_write_with_old_version_is_a_conflict(
 def test_writes_need_the_edit_token(service: TafelService, created: CreatedGame) -> None:
     gid = created.stored.id
     for token in (None, "", "wrong", created.edit_token + "x"):
-        with pytest.raises(Forbidden):
+        with pytest.raises(ForbiddenError):
             service.open_round(gid, token, {"Anna": 0, "Ben": 3, "Cleo": 5})
     assert service.get_game(gid).version == 1
 
 
 def test_unknown_game_is_not_found(service: TafelService) -> None:
     for gid in ("nope", "", "x" * 500):
-        with pytest.raises(GameNotFound):
+        with pytest.raises(GameNotFoundError):
             service.get_game(gid)
-        with pytest.raises(GameNotFound):
+        with pytest.raises(GameNotFoundError):
             service.open_round(gid, "t", [0, 1])
-    with pytest.raises(GameNotFound):
+    with pytest.raises(GameNotFoundError):
         service.history("nope")
 
 

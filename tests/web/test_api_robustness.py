@@ -131,8 +131,10 @@ def test_a_body_that_is_not_a_json_object_gets_a_message_saying_so(new_game: New
     cases = [
         # curl -d without -H sends a form: the answer names the missing header
         (
-            {"content": b'{"stacks": [0, 3]}',
-             "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+            {
+                "content": b'{"stacks": [0, 3]}',
+                "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+            },
             "Content-Type: application/json",
         ),
         ({"content": b'{"stacks": [0, 3]}', "headers": {}}, "Content-Type: application/json"),

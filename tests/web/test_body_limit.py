@@ -52,9 +52,7 @@ def test_an_oversized_chunked_api_body_is_refused_while_streaming(
 ) -> None:
     game = new_game(["Anna", "Ben"])
     body = padded({"stacks": {"Anna": 0, "Ben": 3}}, 3 * MIB)
-    response = client.post(
-        game.url("/rounds"), content=chunks(body), headers={**JSON, **game.auth}
-    )
+    response = client.post(game.url("/rounds"), content=chunks(body), headers={**JSON, **game.auth})
     assert "content-length" not in {k.lower() for k in response.request.headers}
     assert response.status_code == 413
     assert response.json()["code"] == "too_large"
@@ -66,11 +64,17 @@ def test_the_limit_itself_is_allowed_one_byte_more_is_not(
 ) -> None:
     game = new_game(["Anna", "Ben"])
     stacks = {"stacks": {"Anna": 0, "Ben": 3}}
-    over = client.post(game.url("/rounds"), content=chunks(padded(stacks, DEFAULT_LIMIT + 1)),
-                       headers={**JSON, **game.auth})
+    over = client.post(
+        game.url("/rounds"),
+        content=chunks(padded(stacks, DEFAULT_LIMIT + 1)),
+        headers={**JSON, **game.auth},
+    )
     assert over.status_code == 413
-    exact = client.post(game.url("/rounds"), content=chunks(padded(stacks, DEFAULT_LIMIT)),
-                        headers={**JSON, **game.auth})
+    exact = client.post(
+        game.url("/rounds"),
+        content=chunks(padded(stacks, DEFAULT_LIMIT)),
+        headers={**JSON, **game.auth},
+    )
     assert exact.status_code == 201, exact.text
     assert len(game.get()["rounds"]) == 1
 
@@ -88,11 +92,13 @@ def test_import_takes_more_than_the_default_but_not_without_end(
     assert imported.status_code == 201, imported.text
     big = client.post("/api/games/import", content=padded(export, 2 * MIB), headers=JSON)
     assert big.status_code == 201, big.text  # over 1 MiB: only the import may
-    streamed = client.post("/api/games/import", content=chunks(padded(export, IMPORT_LIMIT)),
-                           headers=JSON)
+    streamed = client.post(
+        "/api/games/import", content=chunks(padded(export, IMPORT_LIMIT)), headers=JSON
+    )
     assert streamed.status_code == 201, streamed.text
-    too_big = client.post("/api/games/import", content=padded(export, IMPORT_LIMIT + 1),
-                          headers=JSON)
+    too_big = client.post(
+        "/api/games/import", content=padded(export, IMPORT_LIMIT + 1), headers=JSON
+    )
     assert too_big.status_code == 413
     assert too_big.json()["detail"] == (
         "The request body is larger than 8 MiB; nothing was changed."

@@ -54,8 +54,7 @@ from ligretto.live.protocol import (
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import Action
-from ligretto.rules.errors import IllegalAction, PileTaken
-from ligretto.rules.errors import RoundOver as RoundOverError
+from ligretto.rules.errors import IllegalActionError, PileTakenError, RoundOverError
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
@@ -657,11 +656,11 @@ class Table:
         text = str(action)
         try:
             events = self.round.apply(seat, action)
-        except PileTaken as exc:
+        except PileTakenError as exc:
             self._refuse_move(conn, Reason.PILE_TAKEN, str(exc) or "too slow", ref, text)
         except RoundOverError:
             self._refuse_move(conn, Reason.ROUND_OVER, "the round is over", ref, text)
-        except (IllegalAction, ValueError) as exc:
+        except (IllegalActionError, ValueError) as exc:
             self._refuse_move(conn, Reason.ILLEGAL, str(exc) or "not allowed", ref, text)
         else:
             self.seq += 1

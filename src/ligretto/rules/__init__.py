@@ -19,7 +19,13 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, Colour, DeckKind, deck_colours
-from ligretto.rules.errors import IllegalAction, MalformedAction, PileTaken, RoundOver, RuleError
+from ligretto.rules.errors import (
+    IllegalActionError,
+    MalformedActionError,
+    PileTakenError,
+    RoundOverError,
+    RuleError,
+)
 from ligretto.rules.events import (
     CardPlayed,
     CardStored,
@@ -63,12 +69,12 @@ __all__ = [
     "Deadlock",
     "DeckKind",
     "Event",
-    "IllegalAction",
+    "IllegalActionError",
     "LigrettoStop",
-    "MalformedAction",
+    "MalformedActionError",
     "PileClosed",
     "PileOpened",
-    "PileTaken",
+    "PileTakenError",
     "PileView",
     "Play",
     "Recycle",
@@ -77,7 +83,7 @@ __all__ = [
     "Reshuffled",
     "Round",
     "RoundEnded",
-    "RoundOver",
+    "RoundOverError",
     "RoundResult",
     "RowPositionView",
     "RowRefilled",

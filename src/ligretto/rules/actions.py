@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ligretto.rules.cards import Card, read_decimal
-from ligretto.rules.errors import MalformedAction
+from ligretto.rules.errors import MalformedActionError
 
 #: Longest row (R2: five cards with two players).
 MAX_ROW = 5
@@ -55,19 +55,19 @@ def _parse_slot(text: str) -> int:
     slot = read_decimal(text[3:]) if text.startswith("row") else None
     if slot is not None and slot < MAX_ROW:
         return slot
-    raise MalformedAction(f"not a row position: {text!r} (expected row0 … row4)")
+    raise MalformedActionError(f"not a row position: {text!r} (expected row0 … row4)")
 
 
 def _parse_pile(text: str) -> int:
     pile = read_decimal(text[1:]) if text.startswith("p") else None
     if pile is None:
-        raise MalformedAction(f"not a pile: {text!r} (expected p0, p1 … or new)")
+        raise MalformedActionError(f"not a pile: {text!r} (expected p0, p1 … or new)")
     return pile
 
 
 def _check_slot(slot: int | None) -> None:
     if type(slot) is not int or not 0 <= slot < MAX_ROW:
-        raise MalformedAction(f"row position must be 0–{MAX_ROW - 1}, not {slot!r}")
+        raise MalformedActionError(f"row position must be 0–{MAX_ROW - 1}, not {slot!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class Action:
         """Parse the text form of any action (see the module docstring)."""
         words = text.split()
         if not words:
-            raise MalformedAction("empty action")
+            raise MalformedActionError("empty action")
         verb, args = words[0].lower(), [w.lower() for w in words[1:]]
         if verb == "turn" and not args:
             return TURN
@@ -95,9 +95,9 @@ class Action:
         if verb == "store" and len(args) == 3:
             source, slot = _parse_source(args[1])
             if source is Source.ROW:
-                raise MalformedAction("row storage takes the stack or discard top (R6)")
+                raise MalformedActionError("row storage takes the stack or discard top (R6)")
             return Store(Card.parse(args[0]), source, _parse_slot(args[2]))
-        raise MalformedAction(f"not an action: {text!r}")
+        raise MalformedActionError(f"not an action: {text!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,16 +116,16 @@ class Play(Action):
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card) or not isinstance(self.source, Source):
-            raise MalformedAction("play needs a Card and a Source")
+            raise MalformedActionError("play needs a Card and a Source")
         if self.source is Source.ROW:
             _check_slot(self.slot)
         elif self.slot is not None:
-            raise MalformedAction("only row cards have a row position")
+            raise MalformedActionError("only row cards have a row position")
         if self.card.value == 1:
             if self.pile is not None:
-                raise MalformedAction("a 1 always opens a new pile (R3): use 'new'")
+                raise MalformedActionError("a 1 always opens a new pile (R3): use 'new'")
         elif type(self.pile) is not int or self.pile < 0:
-            raise MalformedAction(f"{self.card} needs a pile id, not {self.pile!r}")
+            raise MalformedActionError(f"{self.card} needs a pile id, not {self.pile!r}")
 
     def __str__(self) -> str:
         target = "new" if self.pile is None else f"p{self.pile}"
@@ -171,7 +171,7 @@ class Store(Action):
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card) or self.source not in (Source.STACK, Source.DISCARD):
-            raise MalformedAction("store needs a Card from the stack or the discard pile (R6)")
+            raise MalformedActionError("store needs a Card from the stack or the discard pile (R6)")
         _check_slot(self.slot)
 
     def __str__(self) -> str:

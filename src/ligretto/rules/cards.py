@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from ligretto.rules.errors import MalformedAction
+from ligretto.rules.errors import MalformedActionError
 
 DeckKind = Literal["ligretto", "cards"]
 
@@ -84,9 +84,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
-            raise MalformedAction(f"not a colour: {self.colour!r}")
+            raise MalformedActionError(f"not a colour: {self.colour!r}")
         if type(self.value) is not int or not 1 <= self.value <= MAX_VALUE:
-            raise MalformedAction(f"card value must be 1–10, not {self.value!r}")
+            raise MalformedActionError(f"card value must be 1–10, not {self.value!r}")
         object.__setattr__(self, "code", self.colour.index * 10 + self.value - 1)
         object.__setattr__(self, "deck", self.colour.deck)
 
@@ -104,9 +104,9 @@ class Card:
         colour = _LETTERS.get(text[:1].upper())
         value = read_decimal(text[1:])
         if colour is None or value is None:
-            raise MalformedAction(f"not a card: {text!r} (expected e.g. R5, G10, H1)")
+            raise MalformedActionError(f"not a card: {text!r} (expected e.g. R5, G10, H1)")
         if not 1 <= value <= MAX_VALUE:
-            raise MalformedAction(f"not a card: {text!r} (values are 1–10)")
+            raise MalformedActionError(f"not a card: {text!r} (values are 1–10)")
         return CARDS[colour.deck][colour.index * 10 + value - 1]
 
     @staticmethod

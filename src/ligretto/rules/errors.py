@@ -14,25 +14,25 @@ class RuleError(ValueError):
     code: str = "rule"
 
 
-class IllegalAction(RuleError):
+class IllegalActionError(RuleError):
     """The action is not allowed in this position (wrong card, empty hand …)."""
 
     code = "illegal"
 
 
-class PileTaken(RuleError):
+class PileTakenError(RuleError):
     """R3 race: the named middle pile no longer takes the card — someone was faster."""
 
     code = "pile_taken"
 
 
-class RoundOver(RuleError):
+class RoundOverError(RuleError):
     """R4: after Ligretto Stop or a deadlock every action is refused."""
 
     code = "round_over"
 
 
-class MalformedAction(RuleError):
+class MalformedActionError(RuleError):
     """The action text or value is not well formed (cannot be parsed)."""
 
     code = "malformed"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ligretto.rules.actions import Source, _parse_slot, _parse_source, _source_text
 from ligretto.rules.cards import Card
-from ligretto.rules.errors import MalformedAction
+from ligretto.rules.errors import MalformedActionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class Event:
         try:
             return _parse_words(words)
         except (IndexError, ValueError) as exc:
-            raise MalformedAction(f"not an event: {text!r}") from exc
+            raise MalformedActionError(f"not an event: {text!r}") from exc
 
 
 def _pile(text: str) -> int:

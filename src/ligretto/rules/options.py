@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from ligretto.rules.cards import DeckKind
 
-_PLAYER_LIMITS: dict[str, tuple[int, int]] = {
-    # R1: three Ligretto boxes seat 12; ordinary playing cards seat 16.
-    "ligretto": (2, 12),
-    "cards": (2, 16),
+#: R1: the fewest players a round can have.
+MIN_PLAYERS = 2
+
+#: R1: three Ligretto boxes seat 12; ordinary playing cards seat 16.
+PLAYER_LIMITS: Mapping[str, tuple[int, int]] = {
+    "ligretto": (MIN_PLAYERS, 12),
+    "cards": (MIN_PLAYERS, 16),
 }
+
+#: R1: the most players any deck seats (seat numbers run below it).
+MAX_PLAYERS = max(most for _, most in PLAYER_LIMITS.values())
+
+
+def player_limits(deck: str) -> tuple[int, int]:
+    """The fewest and most players with ``deck`` (R1).
+
+    >>> player_limits("ligretto"), player_limits("cards")
+    ((2, 12), (2, 16))
+    """
+    return PLAYER_LIMITS[deck]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +50,7 @@ class RuleOptions:
     row_storage: bool = False
 
     def __post_init__(self) -> None:
-        if self.deck not in _PLAYER_LIMITS:
+        if self.deck not in PLAYER_LIMITS:
             raise ValueError(f"deck must be 'ligretto' or 'cards', not {self.deck!r}")
         if self.row_refill not in ("auto", "manual"):
             raise ValueError(f"row_refill must be 'auto' or 'manual', not {self.row_refill!r}")
@@ -48,12 +64,12 @@ class RuleOptions:
     @property
     def min_players(self) -> int:
         """Fewest players for this deck (R1): 2."""
-        return _PLAYER_LIMITS[self.deck][0]
+        return PLAYER_LIMITS[self.deck][0]
 
     @property
     def max_players(self) -> int:
         """Most players for this deck (R1): 12 with Ligretto cards, 16 with playing cards."""
-        return _PLAYER_LIMITS[self.deck][1]
+        return PLAYER_LIMITS[self.deck][1]
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless ``players`` is allowed with this deck (R1)."""

@@ -39,7 +39,13 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
-from ligretto.rules.errors import IllegalAction, MalformedAction, PileTaken, RoundOver, RuleError
+from ligretto.rules.errors import (
+    IllegalActionError,
+    MalformedActionError,
+    PileTakenError,
+    RoundOverError,
+    RuleError,
+)
 from ligretto.rules.events import (
     CardPlayed,
     CardStored,
@@ -438,7 +444,7 @@ class Round:
 
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self._players:
-            raise IllegalAction(f"no seat {seat!r}: seats are 0–{self._players - 1}")
+            raise IllegalActionError(f"no seat {seat!r}: seats are 0–{self._players - 1}")
 
     def fits(self, card: Card) -> bool:
         """Whether ``card`` fits somewhere in the middle now (a 1 always does)."""
@@ -514,15 +520,15 @@ class Round:
     def apply(self, seat: int, action: Action) -> tuple[Event, ...]:
         """Apply ``seat``'s ``action`` and return what happened.
 
-        Raises :class:`RoundOver` after the round ended (R4),
-        :class:`PileTaken` when the named pile has moved past the card (R3
-        race), :class:`IllegalAction` for anything else not allowed and
-        :class:`MalformedAction` for a value that is no action; in every
+        Raises :class:`RoundOverError` after the round ended (R4),
+        :class:`PileTakenError` when the named pile has moved past the card (R3
+        race), :class:`IllegalActionError` for anything else not allowed and
+        :class:`MalformedActionError` for a value that is no action; in every
         case nothing changes: each branch verifies completely before it
         changes anything.
         """
         if self._over:
-            raise RoundOver("the round is over: nothing more is played (R4)")
+            raise RoundOverError("the round is over: nothing more is played (R4)")
         if type(seat) is not int or not 0 <= seat < self._players:
             self._check_seat(seat)
         events: list[Event] = []
@@ -543,7 +549,7 @@ class Round:
             self._verify_store(seat, action)
             self._do_store(seat, action, events)
         else:
-            raise MalformedAction(f"not an action: {action!r}")
+            raise MalformedActionError(f"not an action: {action!r}")
         self._seat_views[seat] = None
         self._seats_view = None
         self._log.append((seat, action))
@@ -562,7 +568,7 @@ class Round:
     def _verify(self, seat: int, action: Action) -> None:
         """Raise the right RuleError unless ``seat`` may take ``action`` now."""
         if self._over:
-            raise RoundOver("the round is over: nothing more is played (R4)")
+            raise RoundOverError("the round is over: nothing more is played (R4)")
         self._check_seat(seat)
         if type(action) is Play:
             self._verify_play(seat, action)
@@ -575,27 +581,27 @@ class Round:
         elif type(action) is Store:
             self._verify_store(seat, action)
         else:
-            raise MalformedAction(f"not an action: {action!r}")
+            raise MalformedActionError(f"not an action: {action!r}")
 
     def _source_code(self, seat: int, card: Card, source: Source, slot: int | None) -> int:
         """Check that ``card`` lies open at ``source``; return the internal source."""
         if card.deck != self._deck:
-            raise IllegalAction(f"{card} is not a card of the {self._deck} deck (R1)")
+            raise IllegalActionError(f"{card} is not a card of the {self._deck} deck (R1)")
         code = card.code
         if source is Source.ROW:
             assert slot is not None
             if slot >= self._row_size:
-                raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+                raise IllegalActionError(f"the row has positions 0–{self._row_size - 1} (R2)")
             cell = self._row[seat][slot]
             if not cell or cell[-1] != code:
-                raise IllegalAction(f"{card} is not on top of row position {slot}")
+                raise IllegalActionError(f"{card} is not on top of row position {slot}")
             return slot
         if source is Source.STACK:
             src, place = _STACK, self._stack[seat]
         else:
             src, place = _DISCARD, self._discard[seat]
         if not place or place[-1] != code:
-            raise IllegalAction(f"{card} is not the top of your {source.value}")
+            raise IllegalActionError(f"{card} is not the top of your {source.value}")
         return src
 
     def _verify_play(self, seat: int, action: Play) -> int:
@@ -605,49 +611,49 @@ class Round:
         if pile is None:
             return src  # a 1 opens a new pile at any time (R3); Play checks it is a 1
         if pile >= len(self._piles):
-            raise IllegalAction(f"there is no middle pile p{pile}")
+            raise IllegalActionError(f"there is no middle pile p{pile}")
         top = self._pile_top[pile]
         code = card.code
         if top + 1 == code:
             return src
         if top // 10 == code // 10 and top >= code:
             # R3 race: the pile was where the card fits, someone was faster.
-            raise PileTaken(f"p{pile} has moved on to {self._cards[top]}: someone was faster")
-        raise IllegalAction(f"{card} does not fit on p{pile} (top {self._cards[top]})")
+            raise PileTakenError(f"p{pile} has moved on to {self._cards[top]}: someone was faster")
+        raise IllegalActionError(f"{card} does not fit on p{pile} (top {self._cards[top]})")
 
     def _verify_turn(self, seat: int) -> None:
         if not self._hand[seat]:
-            raise IllegalAction("the hand is empty: recycle the discard pile first (R3)")
+            raise IllegalActionError("the hand is empty: recycle the discard pile first (R3)")
 
     def _verify_recycle(self, seat: int) -> None:
         if self._hand[seat]:
-            raise IllegalAction("recycling only when the hand is used up (R3)")
+            raise IllegalActionError("recycling only when the hand is used up (R3)")
         if not self._discard[seat]:
-            raise IllegalAction("no cards to recycle: hand and discard pile are empty")
+            raise IllegalActionError("no cards to recycle: hand and discard pile are empty")
 
     def _verify_refill(self, seat: int, slot: int) -> None:
         if self._auto_refill:
-            raise IllegalAction("row gaps are refilled automatically (row_refill='auto')")
+            raise IllegalActionError("row gaps are refilled automatically (row_refill='auto')")
         if slot >= self._row_size:
-            raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+            raise IllegalActionError(f"the row has positions 0–{self._row_size - 1} (R2)")
         if self._row[seat][slot]:
-            raise IllegalAction(f"row position {slot} is not a gap")
+            raise IllegalActionError(f"row position {slot} is not a gap")
         if not self._stack[seat]:
-            raise IllegalAction("the Ligretto stack is empty")
+            raise IllegalActionError("the Ligretto stack is empty")
 
     def _verify_store(self, seat: int, action: Store) -> None:
         if not self._storage:
-            raise IllegalAction("row storage is off (R6 variant, option row_storage)")
+            raise IllegalActionError("row storage is off (R6 variant, option row_storage)")
         self._source_code(seat, action.card, action.source, None)
         slot = action.slot
         if slot >= self._row_size:
-            raise IllegalAction(f"the row has positions 0–{self._row_size - 1} (R2)")
+            raise IllegalActionError(f"the row has positions 0–{self._row_size - 1} (R2)")
         cell = self._row[seat][slot]
         if not cell:
             # Gaps belong to the Ligretto stack: they are filled by refilling.
-            raise IllegalAction(f"row position {slot} is a gap: only the stack refills it")
+            raise IllegalActionError(f"row position {slot} is a gap: only the stack refills it")
         if not _storable(action.card.code, cell[-1]):
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"{action.card} cannot lie on {self._cards[cell[-1]]}: "
                 "descending and never the same colour (R6)"
             )
@@ -1061,7 +1067,7 @@ class Round:
         except RuleError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise MalformedAction(f"not a round snapshot: {exc}") from exc
+            raise MalformedActionError(f"not a round snapshot: {exc}") from exc
 
     @classmethod
     def _from_snapshot(cls, data: Mapping[str, Any], seed: int | None, fill_hand: bool) -> Round:
@@ -1075,7 +1081,7 @@ class Round:
             for text in texts:
                 card = Card.parse(text)
                 if card.deck != deck:
-                    raise MalformedAction(f"{card} is not a card of the {deck} deck")
+                    raise MalformedActionError(f"{card} is not a card of the {deck} deck")
                 out.append(card.code)
             return out
 
@@ -1083,41 +1089,45 @@ class Round:
 
         def take(seat: int, code: int) -> None:
             if code in seen[seat]:
-                raise MalformedAction(f"seat {seat} has {self._cards[code]} twice")
+                raise MalformedActionError(f"seat {seat} has {self._cards[code]} twice")
             seen[seat].add(code)
 
         for pile, spec in enumerate(data.get("middle", [])):
             if spec.get("id", pile) != pile:
-                raise MalformedAction("middle pile ids must be 0, 1, 2 … in order")
+                raise MalformedActionError("middle pile ids must be 0, 1, 2 … in order")
             entries: list[int] = []
             for value_index, entry in enumerate(spec["cards"]):
                 owner = entry["owner"]
                 if type(owner) is not int or not 0 <= owner < players:
-                    raise MalformedAction(f"p{pile}: no seat {owner!r}")
+                    raise MalformedActionError(f"p{pile}: no seat {owner!r}")
                 (code,) = codes([entry["card"]])
                 if code % 10 != value_index or (entries and code // 10 != entries[0] % 64 // 10):
-                    raise MalformedAction(f"p{pile} is not one colour ascending from 1 (R3)")
+                    raise MalformedActionError(f"p{pile} is not one colour ascending from 1 (R3)")
                 take(owner, code)
                 entries.append(code | owner << 6)
                 self._middle[owner] += 1
             if not entries:
-                raise MalformedAction(f"p{pile} is empty")
+                raise MalformedActionError(f"p{pile} is empty")
             self._piles.append(entries)
             self._pile_top.append(entries[-1] & 63)
         seats = data["seats"]
         if len(seats) != players:
-            raise MalformedAction(f"{len(seats)} seats listed for {players} players")
+            raise MalformedActionError(f"{len(seats)} seats listed for {players} players")
         for seat, spec in enumerate(seats):
             self._stack[seat] = codes(spec.get("stack", []))
             row = [codes(cell) for cell in spec.get("row", [])]
             if len(row) != self._row_size:
-                raise MalformedAction(f"seat {seat}: the row has {self._row_size} positions (R2)")
+                raise MalformedActionError(
+                    f"seat {seat}: the row has {self._row_size} positions (R2)"
+                )
             if not options.row_storage and any(len(cell) > 1 for cell in row):
-                raise MalformedAction(f"seat {seat}: stacked row cards need row_storage (R6)")
+                raise MalformedActionError(f"seat {seat}: stacked row cards need row_storage (R6)")
             if len(self._stack[seat]) > STACK_SIZE:
-                raise MalformedAction(f"seat {seat}: a Ligretto stack has at most 10 cards (R2)")
+                raise MalformedActionError(
+                    f"seat {seat}: a Ligretto stack has at most 10 cards (R2)"
+                )
             if options.row_refill == "auto" and self._stack[seat] and not all(row):
-                raise MalformedAction(
+                raise MalformedActionError(
                     f"seat {seat}: with automatic refill a row gap cannot stay open (R3)"
                 )
             self._row[seat] = row
@@ -1133,7 +1143,7 @@ class Round:
                 take(seat, c)
             missing = [c for c in range(DECK_SIZE) if c not in seen[seat]]
             if missing and not fill_hand:
-                raise MalformedAction(
+                raise MalformedActionError(
                     f"seat {seat} lacks {', '.join(str(self._cards[c]) for c in missing)}"
                 )
             self._hand[seat] = missing[::-1] + self._hand[seat]
@@ -1146,9 +1156,9 @@ class Round:
         if self._caller is not None and (
             type(self._caller) is not int or not 0 <= self._caller < players
         ):
-            raise MalformedAction(f"no seat {self._caller!r} can be the caller")
+            raise MalformedActionError(f"no seat {self._caller!r} can be the caller")
         if not self._over and any(not s for s in self._stack):
-            raise MalformedAction("an empty Ligretto stack means the round is over (R4)")
+            raise MalformedActionError("an empty Ligretto stack means the round is over (R4)")
         self._reindex()
         if not self._over:
             self._settle_deadlock([])

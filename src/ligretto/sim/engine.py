@@ -6,7 +6,7 @@ draws how long a person of its level needs for it; the action is scheduled
 at ``now + delay`` on one event queue (``heapq``) for the whole table.
 Actions are applied in time order against the round *as it is then*: if a
 faster seat has meanwhile put a card on the named pile, the engine refuses
-the move with ``PileTaken`` and the card stays where it was — the race of R3,
+the move with ``PileTakenError`` and the card stays where it was — the race of R3,
 lost exactly as at a real table. The loser looks again.
 
 A bot may also wait (no legal action, or ``watchful`` watching for a pile
@@ -27,11 +27,11 @@ from ligretto.bots import Bot, Decision
 from ligretto.bots.view import BotView
 from ligretto.rules import (
     Action,
-    PileTaken,
+    PileTakenError,
     Play,
     Reshuffled,
     Round,
-    RoundOver,
+    RoundOverError,
     RuleError,
     RuleOptions,
 )
@@ -190,7 +190,7 @@ def simulate_round(
         total += 1
         try:
             events = rnd.apply(seat, action)
-        except PileTaken:
+        except PileTakenError:
             # R3: a faster seat took the pile; the card stays where it was
             races_lost[seat] += 1
             assert type(action) is Play and action.pile is not None
@@ -199,7 +199,7 @@ def simulate_round(
                 races_won[takers[aimed_at[seat]]] += 1
             decide(seat)
             continue
-        except RoundOver:
+        except RoundOverError:
             break
         except RuleError:
             refused[seat] += 1  # a bot error: counted, never expected

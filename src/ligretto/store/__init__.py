@@ -8,27 +8,27 @@ from ligretto.store.database import make_engine, migrate, sqlite_url
 from ligretto.store.hub import ChangeHub, Subscription
 from ligretto.store.service import (
     CreatedGame,
-    Forbidden,
-    GameNotFound,
+    ForbiddenError,
+    GameNotFoundError,
     HistoryEntry,
     StoredGame,
     StoreError,
     TafelService,
-    VersionConflict,
+    VersionConflictError,
     WriteResult,
 )
 
 __all__ = [
     "ChangeHub",
     "CreatedGame",
-    "Forbidden",
-    "GameNotFound",
+    "ForbiddenError",
+    "GameNotFoundError",
     "HistoryEntry",
     "StoreError",
     "StoredGame",
     "Subscription",
     "TafelService",
-    "VersionConflict",
+    "VersionConflictError",
     "WriteResult",
     "make_engine",
     "migrate",

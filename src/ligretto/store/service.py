@@ -63,7 +63,7 @@ class StoreError(Exception):
     """Base of the store's own errors (the domain's are ``TafelError``)."""
 
 
-class GameNotFound(StoreError, LookupError):
+class GameNotFoundError(StoreError, LookupError):
     """No game has this id."""
 
     def __init__(self, game_id: str) -> None:
@@ -71,14 +71,14 @@ class GameNotFound(StoreError, LookupError):
         self.game_id = game_id
 
 
-class Forbidden(StoreError, PermissionError):
+class ForbiddenError(StoreError, PermissionError):
     """The edit token is missing or wrong."""
 
     def __init__(self) -> None:
         super().__init__("this needs the game's edit link (a valid edit token)")
 
 
-class VersionConflict(StoreError):
+class VersionConflictError(StoreError):
     """The write was based on an old version: another phone changed the game first."""
 
     def __init__(self, expected: int, current: int) -> None:
@@ -211,7 +211,7 @@ class TafelService:
 
     # ------------------------------------------------------------------ reads
     def get_game(self, game_id: str) -> StoredGame:
-        """The game with all rounds; raises :class:`GameNotFound`."""
+        """The game with all rounds; raises :class:`GameNotFoundError`."""
         cached = self._cached(game_id)
         with self.engine.connect() as conn:
             # FOR SHARE keeps a writer from committing between the two reads
@@ -223,37 +223,37 @@ class TafelService:
     def version(self, game_id: str) -> int:
         """The game's current version (cheap; for live updates)."""
         if not _is_game_id(game_id):
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         with self.engine.connect() as conn:
             version = conn.execute(
                 select(GameRow.version).where(GameRow.id == game_id)
             ).scalar_one_or_none()
             conn.rollback()
         if version is None:
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         return version
 
     def check_token(self, game_id: str, token: str | None) -> bool:
-        """Whether ``token`` is the game's edit token; raises :class:`GameNotFound`."""
+        """Whether ``token`` is the game's edit token; raises :class:`GameNotFoundError`."""
         if not _is_game_id(game_id):
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(GameRow.token_hash).where(GameRow.id == game_id)
             ).one_or_none()
             conn.rollback()
         if row is None:
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         return _token_ok(row.token_hash, token)
 
     def history(self, game_id: str) -> list[HistoryEntry]:
         """Every change of the game, oldest first (T6)."""
         if not _is_game_id(game_id):
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         with self.engine.connect() as conn:
             exists = conn.execute(select(GameRow.id).where(GameRow.id == game_id)).first()
             if exists is None:
-                raise GameNotFound(game_id)
+                raise GameNotFoundError(game_id)
             rows = conn.execute(
                 select(
                     EventRow.version,
@@ -506,7 +506,7 @@ class TafelService:
     ) -> tuple[StoredGame, str]:
         """Read a game; with ``cached`` at the stored version, skip reading its rounds."""
         if not _is_game_id(game_id):
-            raise GameNotFound(str(game_id))
+            raise GameNotFoundError(str(game_id))
         query = select(GameRow).where(GameRow.id == game_id)
         if lock == "update":
             query = query.with_for_update()
@@ -514,7 +514,7 @@ class TafelService:
             query = query.with_for_update(read=True)
         row = conn.execute(query).one_or_none()
         if row is None:
-            raise GameNotFound(game_id)
+            raise GameNotFoundError(game_id)
         if cached is not None and cached.version == row.version:
             game = cached.game.copy()  # the cached game itself is never changed
         else:
@@ -577,9 +577,9 @@ class TafelService:
         with self._writer.begin() as conn:
             stored, token_hash = self._load(conn, game_id, lock="update", cached=cached)
             if not _token_ok(token_hash, token):
-                raise Forbidden()
+                raise ForbiddenError()
             if expected_version is not None and expected_version != stored.version:
-                raise VersionConflict(expected_version, stored.version)
+                raise VersionConflictError(expected_version, stored.version)
             game = stored.game
             change = act(game)  # a refused action raises here: nothing was written
             if not change.changed:

@@ -37,7 +37,7 @@ LARGER_LIMITS: Mapping[tuple[str, str], int] = {("POST", "/api/games/import"): I
 _BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-class _TooLarge(Exception):
+class _TooLargeError(Exception):
     """Raised from ``receive`` when a streamed body passes the limit."""
 
 
@@ -79,13 +79,13 @@ class BodySizeLimit:
         async def counting_receive() -> Message:
             nonlocal received, exceeded
             if exceeded:
-                raise _TooLarge
+                raise _TooLargeError
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     exceeded = True
-                    raise _TooLarge
+                    raise _TooLargeError
             return message
 
         async def guarded_send(message: Message) -> None:
@@ -101,7 +101,7 @@ class BodySizeLimit:
         try:
             await self.app(scope, counting_receive, guarded_send)
         except Exception:
-            # Whatever the failed read became on its way out (_TooLarge
+            # Whatever the failed read became on its way out (_TooLargeError
             # itself, or a parser's wrapper of it), the answer is ours.
             if not exceeded:
                 raise

@@ -100,9 +100,14 @@ def test_target_line_is_drawn_and_inside_the_axis() -> None:
 def test_direct_labels_only_while_they_fit() -> None:
     few = draw([Series(f"P{i}", (i,)) for i in range(DIRECT_LABELS_MAX)])
     many = draw([Series(f"P{i}", (i,)) for i in range(DIRECT_LABELS_MAX + 1)])
+
     def labels(root: ET.Element) -> list[str]:
-        return [t.text or "" for t in root.iter(f"{SVG}text")
-                if "chart-label" in t.attrib.get("class", "")]
+        return [
+            t.text or ""
+            for t in root.iter(f"{SVG}text")
+            if "chart-label" in t.attrib.get("class", "")
+        ]
+
     assert labels(few) == [f"P{i}" for i in range(DIRECT_LABELS_MAX)]
     assert labels(many) == []
 

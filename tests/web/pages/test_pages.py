@@ -187,10 +187,11 @@ def test_t3_an_implausible_round_needs_the_confirm_button(client: TestClient) ->
     assert "Ben: 3 in the middle, but 8 cards left the Ligretto stack." in asked.text
     assert 'name="confirm" value="1"' in asked.text
     # Enter in a field presses the form's first button: it must not be "Save anyway".
-    form = asked.text[asked.text.index('data-entry="middle"'):]
-    assert 'name="confirm"' not in form[: form.index("<button")] + form[
-        form.index("<button") : form.index("</button>")
-    ]
+    form = asked.text[asked.text.index('data-entry="middle"') :]
+    assert (
+        'name="confirm"'
+        not in form[: form.index("<button")] + form[form.index("<button") : form.index("</button>")]
+    )
     confirmed = middle(client, edit, 1, {0: "12", 1: "3"}, confirm="1")
     assert confirmed.status_code == 303
     assert totals(client, edit) == ["12", "\u22121"]
@@ -200,8 +201,9 @@ def test_t6_a_stale_form_gets_a_conflict_message_and_changes_nothing(client: Tes
     edit = create(client, ["Anna", "Ben"])
     old = version(client.get(edit).text)
     stacks(client, edit, {1: "2"}, stop=0)  # another phone saves first
-    late = client.post(f"{edit}/middle", data={"version": old, "round": "1", "middle-0": "10",
-                                               "middle-1": "9"})
+    late = client.post(
+        f"{edit}/middle", data={"version": old, "round": "1", "middle-0": "10", "middle-1": "9"}
+    )
     assert late.status_code == 409
     assert "Another phone saved first." in late.text
     assert "Round 1: waiting for the middle" in late.text
@@ -215,8 +217,14 @@ def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
     assert form.status_code == 200 and 'name="middle-1" value="9"' in form.text
     corrected = client.post(
         f"{edit}/rounds/1",
-        data={"version": version(form.text), "stop": "0", "stack-0": "0", "stack-1": "4",
-              "middle-0": "12", "middle-1": "9"},
+        data={
+            "version": version(form.text),
+            "stop": "0",
+            "stack-0": "0",
+            "stack-1": "4",
+            "middle-0": "12",
+            "middle-1": "9",
+        },
     )
     assert corrected.status_code == 303
     assert totals(client, edit) == ["12", "1"]  # 9 − 2 × 4
@@ -225,8 +233,14 @@ def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
     assert removed.status_code == 303
     assert "No rounds yet." in client.get(edit).text
     history = client.get(f"{edit}/history").text
-    for line in ("Game created", "Round 1: stacks entered", "Round 1: middle entered",
-                 "Round 1 corrected", "Stacks: Ben 2 → 4", "Round 1 removed"):
+    for line in (
+        "Game created",
+        "Round 1: stacks entered",
+        "Round 1: middle entered",
+        "Round 1 corrected",
+        "Stacks: Ben 2 → 4",
+        "Round 1 removed",
+    ):
         assert line in history
 
 
@@ -318,8 +332,10 @@ def test_sixteen_players_get_the_compact_transposed_board(client: TestClient) ->
 
 def test_the_board_matches_the_domain(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben", "Cleo"])
-    rounds = [({1: "3", 2: "5"}, 0, {0: "20", 1: "14", 2: "8"}),
-              ({0: "4", 2: "2"}, 1, {0: "7", 1: "18", 2: "11"})]
+    rounds = [
+        ({1: "3", 2: "5"}, 0, {0: "20", 1: "14", 2: "8"}),
+        ({0: "4", 2: "2"}, 1, {0: "7", 1: "18", 2: "11"}),
+    ]
     game = Game(["Anna", "Ben", "Cleo"])
     for number, (stack_values, caller, middle_values) in enumerate(rounds, start=1):
         stacks(client, edit, stack_values, stop=caller)

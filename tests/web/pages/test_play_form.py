@@ -6,8 +6,16 @@ from fastapi.testclient import TestClient
 
 
 def _post(client: TestClient, **fields: str):  # type: ignore[no-untyped-def]
-    data = {"name": "Anna", "seats": "3", "seat1": "greedy", "level1": "easy",
-            "seat2": "watchful", "level2": "hard", "mode": "rounds", "rounds": "5"}
+    data = {
+        "name": "Anna",
+        "seats": "3",
+        "seat1": "greedy",
+        "level1": "easy",
+        "seat2": "watchful",
+        "level2": "hard",
+        "mode": "rounds",
+        "rounds": "5",
+    }
     data.update(fields)
     return client.post("/play", data=data)
 

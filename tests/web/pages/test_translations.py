@@ -63,8 +63,16 @@ def test_the_game_words_stay_recognizable() -> None:
 
 @pytest.mark.parametrize(
     ("header", "language"),
-    [("de-AT,de;q=0.9", "de"), ("nb-NO", "nb"), ("no", "nb"), ("nn-NO,en;q=0.5", "nb"),
-     ("fr-FR, en-GB;q=0.8", "en"), ("fr", None), ("", None), ("de;q=0, nb;q=0.4", "nb")],
+    [
+        ("de-AT,de;q=0.9", "de"),
+        ("nb-NO", "nb"),
+        ("no", "nb"),
+        ("nn-NO,en;q=0.5", "nb"),
+        ("fr-FR, en-GB;q=0.8", "en"),
+        ("fr", None),
+        ("", None),
+        ("de;q=0, nb;q=0.4", "nb"),
+    ],
 )
 def test_accept_language(header: str, language: str | None) -> None:
     assert from_accept_language(header) == language

@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from ligretto.store import Forbidden, GameNotFound, VersionConflict
+from ligretto.store import ForbiddenError, GameNotFoundError, VersionConflictError
 from ligretto.tafel import NoSuchRoundError, TafelError
 
 
@@ -75,7 +75,7 @@ async def _forbidden(_request: Request, exc: Exception) -> Response:
 
 
 async def _conflict(_request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, VersionConflict)
+    assert isinstance(exc, VersionConflictError)
     return JSONResponse(
         error_body("version_conflict", str(exc), version=exc.current),
         status_code=409,
@@ -154,8 +154,8 @@ def install_error_handlers(app: FastAPI) -> None:
     """Answer every domain and store error with the API's error shape."""
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(TafelError, _tafel_error)
-    app.add_exception_handler(GameNotFound, _not_found)
-    app.add_exception_handler(Forbidden, _forbidden)
-    app.add_exception_handler(VersionConflict, _conflict)
+    app.add_exception_handler(GameNotFoundError, _not_found)
+    app.add_exception_handler(ForbiddenError, _forbidden)
+    app.add_exception_handler(VersionConflictError, _conflict)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)

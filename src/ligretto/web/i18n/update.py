@@ -25,15 +25,37 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         pot = Path(tmp) / "messages.pot"
         subprocess.run(
-            [pybabel, "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_",
-             "--no-location", "--omit-header", "-o", str(pot), str(ROOT)],
+            [
+                pybabel,
+                "-q",
+                "extract",
+                "-F",
+                str(ROOT / "babel.cfg"),
+                "-k",
+                "N_",
+                "--no-location",
+                "--omit-header",
+                "-o",
+                str(pot),
+                str(ROOT),
+            ],
             check=True,
         )
         for language in LANGUAGES:
             command = "update" if catalogue_path(language).exists() else "init"
             subprocess.run(
-                [pybabel, "-q", command, "-i", str(pot), "-d", str(CATALOGUE_DIR),
-                 "-l", language, "--no-wrap"]
+                [
+                    pybabel,
+                    "-q",
+                    command,
+                    "-i",
+                    str(pot),
+                    "-d",
+                    str(CATALOGUE_DIR),
+                    "-l",
+                    language,
+                    "--no-wrap",
+                ]
                 + (["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []),
                 check=True,
             )

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.service import GameNotFound, StoredGame, TafelService
+from ligretto.store.service import GameNotFoundError, StoredGame, TafelService
 from ligretto.web.pages.deps import Service, absolute, edit_path, watch_path
 from ligretto.web.pages.messages import N_
 from ligretto.web.pages.numbers import whole_number
@@ -60,9 +60,7 @@ def game_info(board: BoardView, watch: str, edit: str | None) -> dict[str, Any]:
     }
 
 
-def board_context(
-    request: Request, stored: StoredGame, token: str | None
-) -> dict[str, Any]:
+def board_context(request: Request, stored: StoredGame, token: str | None) -> dict[str, Any]:
     """The template values shared by the edit page, the watch page and the fragments."""
     language = request_language(request)
     board = board_view(stored.id, stored.version, stored.game)
@@ -99,14 +97,14 @@ def bad_link(request: Request, game_id: str) -> HTMLResponse:
 async def load_game(service: TafelService, game_id: str) -> StoredGame | None:
     try:
         return await run_in_threadpool(service.get_game, game_id)
-    except GameNotFound:
+    except GameNotFoundError:
         return None
 
 
 async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
     try:
         return await run_in_threadpool(service.check_token, game_id, token)
-    except GameNotFound:
+    except GameNotFoundError:
         return False
 
 
@@ -194,9 +192,7 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
 
 
 @router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)
-async def edit_fragment(
-    request: Request, game_id: str, token: str, service: Service
-) -> Response:
+async def edit_fragment(request: Request, game_id: str, token: str, service: Service) -> Response:
     if not await token_ok(service, game_id, token):
         return not_found(request)
     stored = await load_game(service, game_id)

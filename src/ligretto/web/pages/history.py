@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.service import GameNotFound, HistoryEntry
+from ligretto.store.service import GameNotFoundError, HistoryEntry
 from ligretto.web.pages.board import bad_link, load_game, not_found, token_ok
 from ligretto.web.pages.deps import Service, edit_path, watch_path
 from ligretto.web.pages.messages import N_
@@ -101,9 +101,7 @@ def history_lines(language: str, entries: Sequence[HistoryEntry]) -> list[Histor
     return lines
 
 
-async def _history(
-    request: Request, service: Service, game_id: str, token: str | None
-) -> Response:
+async def _history(request: Request, service: Service, game_id: str, token: str | None) -> Response:
     """The history page; *token* None is the watchers' read-only copy (T6).
 
     The watch copy links back to the watch page and never carries the edit
@@ -117,7 +115,7 @@ async def _history(
         return bad_link(request, game_id)
     try:
         entries = await run_in_threadpool(service.history, game_id)
-    except GameNotFound:
+    except GameNotFoundError:
         return not_found(request)
     language = request_language(request)
     base = edit_path(game_id, token) if token is not None else watch_path(game_id)

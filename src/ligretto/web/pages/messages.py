@@ -15,7 +15,7 @@ from ligretto.tafel.game import DECK_CARDS, MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, 
 from ligretto.web.pages.rendering import gettext
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 - gettext's conventional marker name
     """Mark *message* for extraction; it is translated where it is shown."""
     return message
 
@@ -112,8 +112,10 @@ def refusal(
     template = _SIMPLE.get(code)
     if template is None:
         return gettext(language, N_("This entry was refused. Please check the numbers."))
-    return gettext(language, template, name=name) if "%(name)s" in template else gettext(
-        language, template
+    return (
+        gettext(language, template, name=name)
+        if "%(name)s" in template
+        else gettext(language, template)
     )
 
 

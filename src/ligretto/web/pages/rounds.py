@@ -18,11 +18,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ligretto.store.service import (
-    Forbidden,
-    GameNotFound,
+    ForbiddenError,
+    GameNotFoundError,
     StoredGame,
     TafelService,
-    VersionConflict,
+    VersionConflictError,
     WriteResult,
 )
 from ligretto.tafel import Code, ImplausibleRoundError, TafelError
@@ -97,9 +97,7 @@ def read_counts(
             )
         elif (count := whole_number(text)) is None:
             entry.invalid.add(field_name)
-            entry.errors.append(
-                gettext(language, N_("%(name)s: enter a whole number."), name=name)
-            )
+            entry.errors.append(gettext(language, N_("%(name)s: enter a whole number."), name=name))
         else:
             counts.append(count)
     return None if entry.errors else counts
@@ -132,14 +130,14 @@ async def _attempt(
     show = page or (lambda **kw: board_page(request, stored, token, **kw))
     try:
         await run_in_threadpool(write)
-    except VersionConflict:
+    except VersionConflictError:
         fresh = await load_game(service, stored.id)
         if fresh is None:
             return not_found(request)
         return board_page(request, fresh, token, conflict=True, status_code=409)
-    except Forbidden:
+    except ForbiddenError:
         return bad_link(request, stored.id)
-    except GameNotFound:
+    except GameNotFoundError:
         return not_found(request)
     except ImplausibleRoundError:
         players = stored.game.players
@@ -181,16 +179,26 @@ async def save_stacks(request: Request, game_id: str, token: str, service: Servi
     players = loaded.game.players
     entry = Entry()
     stacks = read_counts(
-        language, data, entry, players, "stack", [STACK_CARDS] * len(players),
+        language,
+        data,
+        entry,
+        players,
+        "stack",
+        [STACK_CARDS] * len(players),
         stops=_stops(data, players),
     )
     if stacks is None:
         return board_page(request, loaded, token, entry=entry, status_code=422)
     counts = stacks
     return await _attempt(
-        request, service, loaded, token, entry,
+        request,
+        service,
+        loaded,
+        token,
+        entry,
         lambda: service.open_round(game_id, token, counts, expected_version=_version(data)),
-        stacks=counts, middle=None,
+        stacks=counts,
+        middle=None,
         done=edit_path(game_id, token) + "#entry-title",
     )
 
@@ -218,11 +226,16 @@ async def save_middle(request: Request, game_id: str, token: str, service: Servi
     confirm = data.get("confirm") == "1"
     number = pending.number
     return await _attempt(
-        request, service, loaded, token, entry,
+        request,
+        service,
+        loaded,
+        token,
+        entry,
         lambda: service.complete_round(
             game_id, token, number, counts, confirm=confirm, expected_version=_version(data)
         ),
-        stacks=pending.stacks, middle=counts,
+        stacks=pending.stacks,
+        middle=counts,
         done=edit_path(game_id, token) + f"?saved={number}#status",
     )
 
@@ -288,7 +301,12 @@ async def correct_round(
     players = loaded.game.players
     entry = Entry()
     stacks = read_counts(
-        language, data, entry, players, "stack", [STACK_CARDS] * len(players),
+        language,
+        data,
+        entry,
+        players,
+        "stack",
+        [STACK_CARDS] * len(players),
         stops=_stops(data, players),
     )
     middle: list[int] | None = None
@@ -309,12 +327,22 @@ async def correct_round(
         )
         return _round_page(request, loaded, token, number, entry=entry, status_code=422)
     return await _attempt(
-        request, service, loaded, token, entry,
+        request,
+        service,
+        loaded,
+        token,
+        entry,
         lambda: service.correct_round(
-            game_id, token, number, stacks=counts, middle=middle_counts, confirm=confirm,
+            game_id,
+            token,
+            number,
+            stacks=counts,
+            middle=middle_counts,
+            confirm=confirm,
             expected_version=_version(data),
         ),
-        stacks=counts, middle=middle_counts,
+        stacks=counts,
+        middle=middle_counts,
         done=edit_path(game_id, token) + f"?corrected={number}#status",
         page=lambda **kw: _round_page(request, loaded, token, number, **kw),
     )
@@ -329,11 +357,14 @@ async def remove_round(
         return loaded
     data = await request.form()
     return await _attempt(
-        request, service, loaded, token, Entry(),
-        lambda: service.remove_last_round(
-            game_id, token, number, expected_version=_version(data)
-        ),
-        stacks=None, middle=None,
+        request,
+        service,
+        loaded,
+        token,
+        Entry(),
+        lambda: service.remove_last_round(game_id, token, number, expected_version=_version(data)),
+        stacks=None,
+        middle=None,
         done=edit_path(game_id, token) + f"?removed={number}#status",
     )
 
@@ -350,7 +381,7 @@ async def _end(
     language = request_language(request)
     try:
         await run_in_threadpool(lambda: write(game_id, token, expected_version=version))
-    except VersionConflict:
+    except VersionConflictError:
         fresh = await load_game(service, game_id)
         if fresh is None:
             return not_found(request)

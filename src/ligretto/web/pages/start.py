@@ -133,9 +133,7 @@ async def create_game(request: Request, service: Service) -> Response:
         chosen = form.target_other if form.target_choice == "other" else form.target_choice
         target = _whole(chosen)
         if target is None:
-            errors.append(
-                gettext(language, N_("Enter the target as a whole number, e.g. 99."))
-            )
+            errors.append(gettext(language, N_("Enter the target as a whole number, e.g. 99.")))
     else:
         rounds = _whole(form.rounds)
         if rounds is None:
