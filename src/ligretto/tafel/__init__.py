@@ -1,4 +1,4 @@
-"""The Tafel: a game on the score board (RULES.md part 2), pure and without I/O."""
+"""The Tafel: a game on the score board (docs/rules.md, T1–T6), pure and without I/O."""
 
 from ligretto.tafel.errors import (
     Code,
@@ -10,11 +10,6 @@ from ligretto.tafel.errors import (
     TafelError,
 )
 from ligretto.tafel.game import (
-    DEFAULT_TARGET,
-    MAX_AGREED_ROUNDS,
-    MAX_PLAYERS,
-    MAX_TARGET,
-    TARGET_CHOICES,
     Deck,
     Game,
     Mode,
@@ -25,11 +20,21 @@ from ligretto.tafel.game import (
     describe_round,
     from_description,
 )
+from ligretto.tafel.limits import (
+    DEFAULT_ROUNDS,
+    DEFAULT_TARGET,
+    MAX_AGREED_ROUNDS,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    TARGET_CHOICES,
+    max_players,
+)
 
 __all__ = [
+    "DEFAULT_ROUNDS",
     "DEFAULT_TARGET",
     "MAX_AGREED_ROUNDS",
-    "MAX_PLAYERS",
+    "MAX_NAME_LENGTH",
     "MAX_TARGET",
     "TARGET_CHOICES",
     "Code",
@@ -48,4 +53,5 @@ __all__ = [
     "describe",
     "describe_round",
     "from_description",
+    "max_players",
 ]

@@ -7,7 +7,10 @@ web pages translate, and the rule id from RULES.md part 2.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
 
 
 class Code(StrEnum):
@@ -44,14 +47,35 @@ class Code(StrEnum):
 
 
 class TafelError(ValueError):
-    """Base of all Tafel errors: refused input that changed nothing."""
+    """Base of all Tafel errors: refused input that changed nothing.
 
-    def __init__(self, code: Code, message: str, *, rule: str, player: str | None = None) -> None:
+    ``params`` carries the values of the broken limit (``low``/``high`` of a
+    count, ``limit`` of players, the ``callers`` of a round, the
+    ``implausible`` seats …), so a page only formats a sentence and never
+    recomputes a rule.
+    """
+
+    def __init__(
+        self,
+        code: Code,
+        message: str,
+        *,
+        rule: str,
+        player: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
         self.player = player
+        self.params: Mapping[str, Any] = MappingProxyType(dict(params or {}))
+
+    def with_message(self, message: str) -> TafelError:
+        """The same refusal (code, rule, player, params) with another sentence."""
+        return type(self)(
+            self.code, message, rule=self.rule, player=self.player, params=self.params
+        )
 
 
 class InvalidGameError(TafelError):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from ligretto.rules.result import points as round_points
 from ligretto.tafel.errors import (
     Code,
     ImplausibleRoundError,
@@ -35,18 +36,17 @@ from ligretto.tafel.errors import (
     RoundOrderError,
     TafelError,
 )
-
-STACK_CARDS = 10
-"""Cards in a Ligretto stack at the start of a round (R2)."""
-DECK_CARDS = 40
-"""Cards in one player's deck (R1)."""
-MIN_PLAYERS = 2
-MAX_NAME_LENGTH = 40
-TARGET_CHOICES = (50, 99, 150)
-"""The targets the Tafel offers (T1); any whole number up to MAX_TARGET is allowed."""
-DEFAULT_TARGET = 99
-MAX_TARGET = 1000
-MAX_AGREED_ROUNDS = 100
+from ligretto.tafel.limits import (
+    DEFAULT_TARGET,
+    MAX_AGREED_ROUNDS,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    MIN_PLAYERS,
+    STACK_CARDS,
+    least_plausible_middle,
+    max_players,
+    middle_limit,
+)
 
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -63,10 +63,6 @@ class Deck(StrEnum):
 
     LIGRETTO = "ligretto"
     CARDS = "cards"
-
-
-MAX_PLAYERS = {Deck.LIGRETTO: 12, Deck.CARDS: 16}
-"""T1: three boxes seat 12; ordinary decks seat up to 16 (R1)."""
 
 
 class Status(StrEnum):
@@ -109,7 +105,7 @@ class Round:
         """Points per player: middle − 2 × stack (R5); None while pending."""
         if self.middle is None:
             return None
-        return tuple(m - 2 * s for m, s in zip(self.middle, self.stacks, strict=True))
+        return tuple(round_points(m, s) for m, s in zip(self.middle, self.stacks, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +153,7 @@ def _scan(game: Game, rounds: Sequence[Round], start: _Scan | None = None) -> _S
         stacks = rnd.stacks
         complete += 1
         for seat in seats:
-            totals[seat] += middle[seat] - 2 * stacks[seat]  # R5
+            totals[seat] += round_points(middle[seat], stacks[seat])
         if target is not None and decided is None:
             top = max(totals)
             # T4: once anyone has the target, the first round after which a
@@ -193,12 +189,16 @@ class Game:
                     Code.BAD_ROUNDS,
                     "a target game has no agreed number of rounds (T1)",
                     rule="T1",
+                    params={"low": 1, "high": MAX_AGREED_ROUNDS},
                 )
             self.target = _check_target(DEFAULT_TARGET if target is None else target)
         else:
             if target is not None:
                 raise InvalidGameError(
-                    Code.BAD_TARGET, "a rounds game has no target score (T1)", rule="T1"
+                    Code.BAD_TARGET,
+                    "a rounds game has no target score (T1)",
+                    rule="T1",
+                    params={"low": 1, "high": MAX_TARGET},
                 )
             self.agreed_rounds = _check_agreed_rounds(agreed_rounds)
         if not isinstance(row_storage, bool):
@@ -415,22 +415,25 @@ class Game:
         checked: list[int] = []
         for seat, value in enumerate(values):
             name = self.players[seat]
+            bounds = {"low": 0, "high": STACK_CARDS}
             if not _is_whole(value):
                 raise InvalidRoundError(
                     Code.NOT_A_WHOLE_NUMBER,
-                    f"{name}: the stack count must be a whole number from 0 to 10, "
+                    f"{name}: the stack count must be a whole number from 0 to {STACK_CARDS}, "
                     f"not {value!r} (T2)",
                     rule="T2",
                     player=name,
+                    params=bounds,
                 )
             assert isinstance(value, int)
             if not 0 <= value <= STACK_CARDS:
                 raise InvalidRoundError(
                     Code.OUT_OF_RANGE,
                     f"{name}: {value} cards left in the Ligretto stack is impossible; "
-                    f"a stack holds 0 to 10 (T2)",
+                    f"a stack holds 0 to {STACK_CARDS} (T2)",
                     rule="T2",
                     player=name,
+                    params=bounds,
                 )
             checked.append(value)
         callers = [self.players[seat] for seat, s in enumerate(checked) if s == 0]
@@ -441,6 +444,7 @@ class Game:
                 f"({' and '.join(callers)} both have 0) (T2)",
                 rule="T2",
                 player=callers[1],
+                params={"callers": tuple(callers)},
             )
         return tuple(checked)
 
@@ -460,7 +464,8 @@ class Game:
         checked: list[int] = []
         for seat, value in enumerate(values):
             name = self.players[seat]
-            limit = DECK_CARDS - stacks[seat]
+            limit = middle_limit(stacks[seat])
+            bounds = {"low": 0, "high": limit}
             if not _is_whole(value):
                 raise InvalidRoundError(
                     Code.NOT_A_WHOLE_NUMBER,
@@ -468,6 +473,7 @@ class Game:
                     f"not {value!r} (T3)",
                     rule="T3",
                     player=name,
+                    params=bounds,
                 )
             assert isinstance(value, int)
             if not 0 <= value <= limit:
@@ -477,6 +483,7 @@ class Game:
                     f"left in the stack; it must be 0 to {limit} (T3)",
                     rule="T3",
                     player=name,
+                    params=bounds,
                 )
             checked.append(value)
         if not self.row_storage and not confirm:
@@ -485,13 +492,21 @@ class Game:
             odd = [
                 seat
                 for seat, (s, m) in enumerate(zip(stacks, checked, strict=True))
-                if m < STACK_CARDS - s
+                if m < least_plausible_middle(s)
             ]
             if odd:
-                details = "; ".join(
-                    f"{self.players[seat]}: {checked[seat]} in the middle but "
-                    f"{STACK_CARDS - stacks[seat]} cards left the stack"
+                implausible = tuple(
+                    {
+                        "player": self.players[seat],
+                        "middle": checked[seat],
+                        "left": least_plausible_middle(stacks[seat]),
+                    }
                     for seat in odd
+                )
+                details = "; ".join(
+                    f"{seat['player']}: {seat['middle']} in the middle but "
+                    f"{seat['left']} cards left the stack"
+                    for seat in implausible
                 )
                 raise ImplausibleRoundError(
                     Code.IMPLAUSIBLE,
@@ -500,6 +515,7 @@ class Game:
                     "so the middle needs at least 10 − stack (T3). Confirm to save it anyway.",
                     rule="T3",
                     player=self.players[odd[0]],
+                    params={"implausible": implausible},
                 )
         return tuple(checked)
 
@@ -679,7 +695,10 @@ def _parse_enum(kind: type[_E], value: object, code: Code, what: str, rule: str)
 def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
     if isinstance(players, str | bytes) or not isinstance(players, Iterable):
         raise InvalidGameError(
-            Code.TOO_FEW_PLAYERS, "players must be a list of names (T1)", rule="T1"
+            Code.TOO_FEW_PLAYERS,
+            "players must be a list of names (T1)",
+            rule="T1",
+            params={"limit": MIN_PLAYERS},
         )
     names: list[str] = []
     seen: dict[str, str] = {}
@@ -704,6 +723,7 @@ def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
                 f"{name[:MAX_NAME_LENGTH]}…: a name has at most {MAX_NAME_LENGTH} characters (T1)",
                 rule="T1",
                 player=name,
+                params={"limit": MAX_NAME_LENGTH},
             )
         key = name.casefold()
         if key in seen:
@@ -715,19 +735,24 @@ def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
             )
         seen[key] = name
         names.append(name)
-    maximum = MAX_PLAYERS[deck]
+    maximum = max_players(deck)
     if len(names) < MIN_PLAYERS:
         raise InvalidGameError(
             Code.TOO_FEW_PLAYERS,
             f"a game needs at least {MIN_PLAYERS} players, {len(names)} given (T1)",
             rule="T1",
+            params={"limit": MIN_PLAYERS},
         )
     if len(names) > maximum:
-        hint = "" if deck is Deck.CARDS else "; up to 16 when played with ordinary cards"
+        with_cards = max_players(Deck.CARDS)
+        hint = (
+            "" if maximum >= with_cards else f"; up to {with_cards} when played with ordinary cards"
+        )
         raise InvalidGameError(
             Code.TOO_MANY_PLAYERS,
             f"at most {maximum} players, {len(names)} given{hint} (T1)",
             rule="T1",
+            params={"limit": maximum, "with_cards": with_cards},
         )
     return tuple(names)
 
@@ -739,6 +764,7 @@ def _check_target(target: object) -> int:
             f"the target must be a whole number from 1 to {MAX_TARGET} "
             f"(usually 50, 99 or 150), not {target!r} (T1)",
             rule="T1",
+            params={"low": 1, "high": MAX_TARGET},
         )
     assert isinstance(target, int)
     return target
@@ -750,6 +776,7 @@ def _check_agreed_rounds(rounds: object) -> int:
             Code.BAD_ROUNDS,
             f"a rounds game needs the agreed number of rounds (1 to {MAX_AGREED_ROUNDS}) (T1)",
             rule="T1",
+            params={"low": 1, "high": MAX_AGREED_ROUNDS},
         )
     if not _is_whole(rounds) or not 1 <= rounds <= MAX_AGREED_ROUNDS:  # type: ignore[operator]
         raise InvalidGameError(
@@ -757,6 +784,7 @@ def _check_agreed_rounds(rounds: object) -> int:
             f"the agreed number of rounds must be a whole number from 1 to "
             f"{MAX_AGREED_ROUNDS}, not {rounds!r} (T1)",
             rule="T1",
+            params={"low": 1, "high": MAX_AGREED_ROUNDS},
         )
     assert isinstance(rounds, int)
     return rounds
@@ -845,9 +873,7 @@ def from_description(data: Mapping[str, Any]) -> Game:
             if middle is not None:
                 game.complete_round(index, middle, confirm=item.get("confirmed") is True)
         except TafelError as error:
-            raise type(error)(
-                error.code, f"round {index}: {error.message}", rule=error.rule, player=error.player
-            ) from None
+            raise error.with_message(f"round {index}: {error.message}") from None
     if data.get("closed") is True or data.get("scored") is True:
         game.finish()
     if data.get("scored") is True:

@@ -18,9 +18,9 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store.service import GameNotFoundError, StoredGame, TafelService
+from ligretto.web.forms import whole_number
 from ligretto.web.pages.deps import Service, absolute, edit_path, watch_path
 from ligretto.web.pages.messages import N_
-from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import environment, gettext, render, request_language
 from ligretto.web.pages.view import BoardView, board_view
 

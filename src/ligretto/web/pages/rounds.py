@@ -26,11 +26,11 @@ from ligretto.store.service import (
     WriteResult,
 )
 from ligretto.tafel import Code, ImplausibleRoundError, TafelError
-from ligretto.tafel.game import DECK_CARDS, STACK_CARDS
+from ligretto.tafel.limits import STACK_CARDS, middle_limit
+from ligretto.web.forms import whole_number
 from ligretto.web.pages.board import bad_link, board_page, load_game, not_found, token_ok
 from ligretto.web.pages.deps import Service, edit_path
 from ligretto.web.pages.messages import N_, implausible_details, refusal
-from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import gettext, render, request_language
 from ligretto.web.pages.view import board_view
 
@@ -88,7 +88,7 @@ def read_counts(
             entry.errors.append(
                 gettext(
                     language,
-                    N_("%(name)s: enter the cards left in the Ligretto stack (0 to 10).")
+                    N_("%(name)s: enter the cards left in the Ligretto stack (0 to %(max)s).")
                     if prefix == "stack"
                     else N_("%(name)s: enter the cards in the middle (0 to %(max)s)."),
                     name=name,
@@ -120,8 +120,6 @@ async def _attempt(
     entry: Entry,
     write: Callable[[], WriteResult],
     *,
-    stacks: Sequence[int] | None,
-    middle: Sequence[int] | None,
     done: str,
     page: Callable[..., HTMLResponse] | None = None,
 ) -> Response:
@@ -139,19 +137,17 @@ async def _attempt(
         return bad_link(request, stored.id)
     except GameNotFoundError:
         return not_found(request)
-    except ImplausibleRoundError:
-        players = stored.game.players
-        entry.implausible = implausible_details(
-            language, players, stacks or [0] * len(players), middle or [0] * len(players)
-        )
+    except ImplausibleRoundError as error:
+        entry.implausible = implausible_details(language, error)
         return show(entry=entry, status_code=422)
     except TafelError as error:
-        message = refusal(language, error, stacks=stacks, players=stored.game.players)
-        if error.code is Code.TWO_CALLERS and stacks is not None:
+        message = refusal(language, error)
+        players = stored.game.players
+        if error.code is Code.TWO_CALLERS:
             # T2: every empty stack is in question, not only the second one.
-            entry.invalid.update(f"stack-{seat}" for seat, s in enumerate(stacks) if s == 0)
-        elif error.player is not None and error.player in stored.game.players:
-            seat = stored.game.players.index(error.player)
+            entry.invalid.update(f"stack-{players.index(p)}" for p in error.params["callers"])
+        elif error.player is not None and error.player in players:
+            seat = players.index(error.player)
             entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
         entry.errors.append(message)
         return show(entry=entry, status_code=422)
@@ -197,8 +193,6 @@ async def save_stacks(request: Request, game_id: str, token: str, service: Servi
         token,
         entry,
         lambda: service.open_round(game_id, token, counts, expected_version=_version(data)),
-        stacks=counts,
-        middle=None,
         done=edit_path(game_id, token) + "#entry-title",
     )
 
@@ -218,7 +212,7 @@ async def save_middle(request: Request, game_id: str, token: str, service: Servi
         # The round was completed or removed on another phone meanwhile.
         return board_page(request, loaded, token, conflict=True, status_code=409)
     entry = Entry()
-    limits = [DECK_CARDS - s for s in pending.stacks]
+    limits = [middle_limit(s) for s in pending.stacks]
     middle = read_counts(language, data, entry, game.players, "middle", limits)
     if middle is None:
         return board_page(request, loaded, token, entry=entry, status_code=422)
@@ -234,8 +228,6 @@ async def save_middle(request: Request, game_id: str, token: str, service: Servi
         lambda: service.complete_round(
             game_id, token, number, counts, confirm=confirm, expected_version=_version(data)
         ),
-        stacks=pending.stacks,
-        middle=counts,
         done=edit_path(game_id, token) + f"?saved={number}#status",
     )
 
@@ -311,7 +303,7 @@ async def correct_round(
     )
     middle: list[int] | None = None
     if stacks is not None:
-        limits = [DECK_CARDS - s for s in stacks]
+        limits = [middle_limit(s) for s in stacks]
         middle = read_counts(language, data, entry, players, "middle", limits, optional=True)
     else:  # keep the typed middle counts in the form
         for seat in range(len(players)):
@@ -341,8 +333,6 @@ async def correct_round(
             confirm=confirm,
             expected_version=_version(data),
         ),
-        stacks=counts,
-        middle=middle_counts,
         done=edit_path(game_id, token) + f"?corrected={number}#status",
         page=lambda **kw: _round_page(request, loaded, token, number, **kw),
     )
@@ -363,8 +353,6 @@ async def remove_round(
         token,
         Entry(),
         lambda: service.remove_last_round(game_id, token, number, expected_version=_version(data)),
-        stacks=None,
-        middle=None,
         done=edit_path(game_id, token) + f"?removed={number}#status",
     )
 

@@ -14,16 +14,22 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ligretto.tafel import DEFAULT_TARGET, MAX_PLAYERS, TARGET_CHOICES, Deck, TafelError
+from ligretto.tafel import (
+    DEFAULT_ROUNDS,
+    DEFAULT_TARGET,
+    TARGET_CHOICES,
+    Deck,
+    TafelError,
+    max_players,
+)
+from ligretto.web.forms import whole_field, whole_number
 from ligretto.web.pages.deps import Service, edit_path
 from ligretto.web.pages.messages import N_, refusal
-from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import gettext, render, request_language
 
 router = APIRouter()
 
 START_ROWS = 4
-DEFAULT_ROUNDS = 8
 MAX_ROWS = 24
 
 
@@ -43,7 +49,7 @@ class StartForm:
 
     @property
     def max_players(self) -> int:
-        return MAX_PLAYERS[Deck.CARDS if self.deck_cards else Deck.LIGRETTO]
+        return max_players(Deck.CARDS if self.deck_cards else Deck.LIGRETTO)
 
 
 def _read_form(data: FormData) -> StartForm:
@@ -79,10 +85,6 @@ def _edit_rows(form: StartForm, action: str) -> StartForm:
         players[index - 1], players[index] = players[index], players[index - 1]
         focus = index - 1
     return replace(form, players=tuple(players), focus=focus)
-
-
-def _whole(text: str) -> int | None:
-    return whole_number(text.strip())
 
 
 def _games_i18n(language: str) -> dict[str, str]:
@@ -131,11 +133,11 @@ async def create_game(request: Request, service: Service) -> Response:
     rounds: int | None = None
     if form.mode == "target":
         chosen = form.target_other if form.target_choice == "other" else form.target_choice
-        target = _whole(chosen)
+        target = whole_field(chosen)
         if target is None:
             errors.append(gettext(language, N_("Enter the target as a whole number, e.g. 99.")))
     else:
-        rounds = _whole(form.rounds)
+        rounds = whole_field(form.rounds)
         if rounds is None:
             errors.append(
                 gettext(language, N_("Enter the number of rounds as a whole number, e.g. 8."))
@@ -152,7 +154,7 @@ async def create_game(request: Request, service: Service) -> Response:
                 row_storage=form.row_storage,
             )
         except TafelError as error:
-            errors.append(refusal(language, error, max_players=form.max_players))
+            errors.append(refusal(language, error))
         else:
             url = edit_path(created.stored.id, created.edit_token) + "?created=1"
             return RedirectResponse(url, status_code=303)

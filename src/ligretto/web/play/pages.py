@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from ligretto.bots import Level, strategy_names
+from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render
 from ligretto.web.play.routes import (
     BotIn,
@@ -34,10 +35,6 @@ LEVEL_NAMES = tuple(level.value for level in Level)
 # the stack first, one that simply plays whatever fits -- a table that feels
 # varied and beatable.  Default rules, a game to 99 points (T1).
 QUICK_BOTS = (("watchful", Level.MEDIUM), ("stack-first", Level.MEDIUM), ("greedy", Level.MEDIUM))
-
-
-def _whole(text: str) -> int | None:
-    return int(text) if text.strip().isdecimal() else None
 
 
 def _strategies() -> list[str]:
@@ -138,9 +135,9 @@ async def new_table(request: Request) -> Response:
     )
     # Refusals travel as codes; play/new.html words them in the reader's language.
     errors: list[str] = []
-    seats = _whole(form["seats"])
-    target = _whole(form["target_other"] if form["target"] == "other" else form["target"])
-    rounds = _whole(form["rounds"])
+    seats = whole_field(form["seats"])
+    target = whole_field(form["target_other"] if form["target"] == "other" else form["target"])
+    rounds = whole_field(form["rounds"])
     if seats is None or not 2 <= seats <= (16 if form["deck"] == "cards" else 12):
         errors.append("seats")  # R1
     if target is None or not 1 <= target <= 1000 or rounds is None or not 1 <= rounds <= 100:

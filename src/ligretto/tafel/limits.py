@@ -1,0 +1,82 @@
+"""The Tafel's limits (T1–T3), each written once.
+
+The forms, the JSON API, the online tables and the page scripts all read
+these values (the scripts through the server), so a limit changes in one
+place. Card counts come from the rules package: the Tafel counts the cards
+of real rounds, and a round is what :mod:`ligretto.rules` says it is.
+"""
+
+from __future__ import annotations
+
+from ligretto.rules.cards import DECK_SIZE
+from ligretto.rules.options import MIN_PLAYERS, player_limits
+from ligretto.rules.round import STACK_SIZE
+
+__all__ = [
+    "DECK_CARDS",
+    "DEFAULT_ROUNDS",
+    "DEFAULT_TARGET",
+    "MAX_AGREED_ROUNDS",
+    "MAX_NAME_LENGTH",
+    "MAX_TARGET",
+    "MIN_PLAYERS",
+    "STACK_CARDS",
+    "TARGET_CHOICES",
+    "least_plausible_middle",
+    "max_players",
+    "middle_limit",
+]
+
+STACK_CARDS = STACK_SIZE
+"""Cards in a Ligretto stack at the start of a round (R2): a stack count is 0 to this (T2)."""
+
+DECK_CARDS = DECK_SIZE
+"""Cards in one player's deck (R1)."""
+
+MAX_NAME_LENGTH = 40
+"""T1: a player's name, as typed, in characters."""
+
+TARGET_CHOICES = (50, 99, 150)
+"""The targets the Tafel offers (T1); any whole number up to MAX_TARGET is allowed."""
+
+DEFAULT_TARGET = 99
+"""T1: the usual target."""
+
+MAX_TARGET = 1000
+"""T1: the highest target a game can have."""
+
+MAX_AGREED_ROUNDS = 100
+"""T1: the most rounds a rounds game can agree on."""
+
+DEFAULT_ROUNDS = 8
+"""What the forms offer for a rounds game (T1)."""
+
+
+def max_players(deck: str) -> int:
+    """The most players a game with ``deck`` can have (T1, from R1).
+
+    >>> max_players("ligretto"), max_players("cards")
+    (12, 16)
+    """
+    return player_limits(deck)[1]
+
+
+def middle_limit(stack: int) -> int:
+    """T3: the most cards a player can have in the middle with ``stack`` left.
+
+    >>> middle_limit(3)
+    37
+    """
+    return DECK_CARDS - stack
+
+
+def least_plausible_middle(stack: int) -> int:
+    """T3: without the row as storage, every card that left the stack is in the middle.
+
+    A stack card only leaves to the middle or into a row gap that a middle
+    play opened, so the middle holds at least 10 − stack cards.
+
+    >>> least_plausible_middle(3)
+    7
+    """
+    return STACK_CARDS - stack
