@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from ligretto.tafel import limits
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 
 WEB_DIR = Path(__file__).resolve().parent.parent
@@ -68,6 +69,8 @@ def environment(language: str) -> Environment:
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
     env.globals["static_url"] = static_url
+    # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.
+    env.globals["limits"] = limits
     # An image, not the emoji: not every phone's font has a trophy.
     env.globals["trophy"] = Markup(
         f'<img class="trophy" src="{static_url("icons/trophy.svg")}" alt="" width="24" height="24">'
