@@ -1,4 +1,4 @@
-"""Tests named after the RULES.md clauses they check (R1–R5)."""
+"""Tests named after the clauses of docs/rules.md they check (R1–R5)."""
 
 from __future__ import annotations
 

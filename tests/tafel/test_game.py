@@ -1,4 +1,4 @@
-"""The Tafel domain, clause by clause (RULES.md part 2, T1–T6)."""
+"""The Tafel domain, clause by clause (docs/rules.md, T1–T6)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Every error is a ``ValueError`` subclass that carries a sentence a person
 understands (naming the player and the rule), a stable machine ``code`` the
-web pages translate, and the rule id from RULES.md part 2.
+web pages translate, and the rule id from docs/rules.md (T1–T6).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A game on the Tafel (RULES.md part 2, T1–T6).
+"""A game on the Tafel (docs/rules.md, T1–T6).
 
 The :class:`Game` is a mutable domain object with checked entry points: each
 entry (``open_round``, ``complete_round``, ``correct_round``,
