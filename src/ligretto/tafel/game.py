@@ -20,7 +20,7 @@ game by itself).
 from __future__ import annotations
 
 import copy
-import unicodedata
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -39,7 +39,6 @@ from ligretto.tafel.errors import (
 from ligretto.tafel.limits import (
     DEFAULT_TARGET,
     MAX_AGREED_ROUNDS,
-    MAX_NAME_LENGTH,
     MAX_TARGET,
     MIN_PLAYERS,
     STACK_CARDS,
@@ -47,6 +46,7 @@ from ligretto.tafel.limits import (
     max_players,
     middle_limit,
 )
+from ligretto.tafel.names import clean_name, name_key, printable
 
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -211,7 +211,7 @@ class Game:
         """Beenden (T5) was used: no more rounds."""
         self.scored = False
         """Werten (T5) was used: the final ranking is shown."""
-        self._seat_by_key = {name.casefold(): seat for seat, name in enumerate(self.players)}
+        self._seat_by_key = {name_key(name): seat for seat, name in enumerate(self.players)}
         self._scan_cache: _Scan | None = None
 
     # ----------------------------------------------------------------- restore
@@ -348,14 +348,15 @@ class Game:
 
     # ------------------------------------------------------------------ lookup
     def seat_of(self, name: str) -> int:
-        """Seat of a player, matching names as T1 compares them (trimmed, any case)."""
-        seat = self._seat_by_key.get(str(name).strip().casefold())
+        """Seat of a player, matching names as T1 compares them (:func:`name_key`)."""
+        seat = self._seat_by_key.get(name_key(str(name)))
         if seat is None:
+            shown = printable(str(name))
             raise InvalidRoundError(
                 Code.UNKNOWN_PLAYER,
-                f"{name!r} does not play in this game (players: {', '.join(self.players)})",
+                f"{shown!r} does not play in this game (players: {', '.join(self.players)})",
                 rule="T1",
-                player=str(name),
+                player=shown,
             )
         return seat
 
@@ -702,30 +703,9 @@ def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
         )
     names: list[str] = []
     seen: dict[str, str] = {}
-    for raw in players:
-        if not isinstance(raw, str):
-            raise InvalidGameError(
-                Code.EMPTY_NAME, f"a player name must be text, not {raw!r} (T1)", rule="T1"
-            )
-        name = raw.strip()
-        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-            raise InvalidGameError(
-                Code.BAD_NAME,
-                f"{name.encode('unicode_escape').decode()}: a name cannot hold control "
-                "characters (T1)",
-                rule="T1",
-            )
-        if not name:
-            raise InvalidGameError(Code.EMPTY_NAME, "a player name is empty (T1)", rule="T1")
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidGameError(
-                Code.NAME_TOO_LONG,
-                f"{name[:MAX_NAME_LENGTH]}…: a name has at most {MAX_NAME_LENGTH} characters (T1)",
-                rule="T1",
-                player=name,
-                params={"limit": MAX_NAME_LENGTH},
-            )
-        key = name.casefold()
+    for raw in itertools.islice(players, max_players(Deck.CARDS) + 1):
+        name = clean_name(raw)
+        key = name_key(name)
         if key in seen:
             raise InvalidGameError(
                 Code.DUPLICATE_NAME,

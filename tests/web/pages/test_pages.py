@@ -107,7 +107,7 @@ def test_t1_refused_games_say_why_and_keep_the_names(client: TestClient) -> None
     assert create(client, sixteen, deck="cards")
     tab = client.post("/", data={"player": ["An\tna", "Ben"], "action": "create"})
     assert tab.status_code == 422
-    assert "A name cannot hold control characters" in tab.text
+    assert "A name cannot hold invisible or control characters" in tab.text
     bad_target = client.post(
         "/", data={"player": ["A", "B"], "target": "other", "target_other": "x", "action": "create"}
     )

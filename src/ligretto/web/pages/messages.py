@@ -20,7 +20,9 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's conventional marker name
 # Codes whose sentence needs no numbers from the entry, only the player's name.
 _SIMPLE: dict[Code, str] = {
     Code.EMPTY_NAME: N_("A player's name is empty."),
-    Code.BAD_NAME: N_("A name cannot hold control characters such as tabs or line breaks."),
+    Code.BAD_NAME: N_(
+        "A name cannot hold invisible or control characters such as tabs or line breaks."
+    ),
     Code.DUPLICATE_NAME: N_("%(name)s appears twice: every player needs a different name."),
     Code.BAD_MODE: N_("Choose how the game ends: at a target score or after a number of rounds."),
     Code.BAD_DECK: N_("Choose whether you play with Ligretto cards or ordinary playing cards."),
