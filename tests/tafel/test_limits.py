@@ -97,3 +97,23 @@ def test_an_import_error_keeps_its_params() -> None:
         from_description({"players": ["Anna", "Ben"], "rounds": [{"stacks": [12, 1]}]})
     assert err.value.message.startswith("round 1: ")
     assert dict(err.value.params) == {"low": 0, "high": 10}
+
+
+def test_t1_a_game_holds_at_most_max_rounds_entered_or_imported() -> None:
+    from ligretto.tafel import RoundOrderError, describe, from_description
+    from ligretto.tafel.limits import MAX_ROUNDS
+
+    game = Game(["Anna", "Ben"])  # every round below zero: the target is never reached
+    for number in range(1, MAX_ROUNDS + 1):
+        game.open_round([10, 10])
+        game.complete_round(number, [0, 0])
+    with pytest.raises(RoundOrderError) as err:
+        game.open_round([10, 10])
+    assert (err.value.code, dict(err.value.params)) == (Code.TOO_MANY_ROUNDS, {"limit": MAX_ROUNDS})
+    assert len(game.rounds) == MAX_ROUNDS
+    export = describe(game)
+    assert len(from_description(export).rounds) == MAX_ROUNDS
+    export["rounds"].append(export["rounds"][-1])
+    with pytest.raises(InvalidGameError) as imported:
+        from_description(export)
+    assert imported.value.code is Code.TOO_MANY_ROUNDS

@@ -41,6 +41,7 @@ class Code(StrEnum):
     NOT_LAST_ROUND = "not_last_round"
     GAME_FINISHED = "game_finished"
     ALL_ROUNDS_PLAYED = "all_rounds_played"
+    TOO_MANY_ROUNDS = "too_many_rounds"
     NO_ROUNDS = "no_rounds"
     DECIDED_EARLIER = "decided_earlier"
     BAD_IMPORT = "bad_import"

@@ -39,6 +39,7 @@ from ligretto.tafel.errors import (
 from ligretto.tafel.limits import (
     DEFAULT_TARGET,
     MAX_AGREED_ROUNDS,
+    MAX_ROUNDS,
     MAX_TARGET,
     MIN_PLAYERS,
     STACK_CARDS,
@@ -547,6 +548,13 @@ class Game:
                 f"the game was decided after round {self.decided_after}: no more rounds (T4)",
                 rule="T4",
             )
+        if len(self.rounds) >= MAX_ROUNDS:
+            raise RoundOrderError(
+                Code.TOO_MANY_ROUNDS,
+                f"a game has at most {MAX_ROUNDS} rounds (T1): finish this one and start another",
+                rule="T1",
+                params={"limit": MAX_ROUNDS},
+            )
 
     def _verify_sequence(self, rounds: Sequence[Round]) -> None:
         """A target game ends with its deciding round (T4): none may follow it."""
@@ -844,6 +852,13 @@ def from_description(data: Mapping[str, Any]) -> Game:
     )
     if not isinstance(rounds_data, list):
         raise InvalidGameError(Code.BAD_IMPORT, "rounds must be a list", rule="T6")
+    if len(rounds_data) > MAX_ROUNDS:
+        raise InvalidGameError(
+            Code.TOO_MANY_ROUNDS,
+            f"a game has at most {MAX_ROUNDS} rounds (T1), the export holds {len(rounds_data)}",
+            rule="T1",
+            params={"limit": MAX_ROUNDS},
+        )
     for index, item in enumerate(rounds_data, start=1):
         try:
             if not isinstance(item, Mapping) or "stacks" not in item:

@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_TARGET",
     "MAX_AGREED_ROUNDS",
     "MAX_NAME_LENGTH",
+    "MAX_ROUNDS",
     "MAX_TARGET",
     "MIN_PLAYERS",
     "STACK_CARDS",
@@ -47,6 +48,15 @@ MAX_TARGET = 1000
 
 MAX_AGREED_ROUNDS = 100
 """T1: the most rounds a rounds game can agree on."""
+
+MAX_ROUNDS = 1000
+"""T1: the most rounds one game holds, entered or imported.
+
+A round at a real table takes two to five minutes, so 1,000 rounds are two
+days and nights of play without a break, more than any evening; the bound
+keeps one game's reads and pages small (an endless target game, where every
+round scores below zero, would otherwise grow without end).
+"""
 
 DEFAULT_ROUNDS = 8
 """What the forms offer for a rounds game (T1)."""

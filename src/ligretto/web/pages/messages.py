@@ -83,6 +83,12 @@ def refusal(language: str, error: TafelError) -> str:
             N_("The number of rounds must be a whole number from 1 to %(max)s."),
             max=params["high"],
         )
+    if code is Code.TOO_MANY_ROUNDS:
+        return gettext(
+            language,
+            N_("A game has at most %(max)s rounds. Finish this one and start a new game."),
+            max=params["limit"],
+        )
     if code is Code.OUT_OF_RANGE:
         if error.rule == "T2":
             return gettext(
