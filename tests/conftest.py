@@ -18,6 +18,11 @@ from sqlalchemy import Engine, create_engine, text
 
 from ligretto.store import make_engine, migrate, sqlite_url
 
+# Most tests create games and tables far faster than a person could; the
+# per-client rate limits are tested on their own (tests/web/test_rate_limits.py)
+# and are off elsewhere, also in servers the tests start as processes.
+os.environ.setdefault("LIGRETTO_RATE_LIMITS", "0")
+
 
 def postgres_base_url() -> str:
     """The test server's URL, or skip (fail when LIGRETTO_REQUIRE_POSTGRES=1)."""

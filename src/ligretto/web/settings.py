@@ -9,6 +9,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
+from ligretto.web.ratelimit import RateLimits
 
 
 def default_data_dir() -> Path:
@@ -25,6 +26,30 @@ class Settings(BaseSettings):
     """Where the SQLite database lives when no database URL is given."""
     database_url: str | None = None
     """An SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/db``; default SQLite."""
+
+    rate_limits: bool = True
+    """Per-client rate limits on creating and looking up (docs/limits.md); off for trials."""
+    rate_create_table: str = "20/minute"
+    """Tables one client address may open (``/play``, ``/play/quick``, ``POST /api/tables``)."""
+    rate_create_game: str = "30/minute"
+    """Tafel games one client address may create (the start page, ``POST /api/games``)."""
+    rate_import_game: str = "10/minute"
+    """Imports one client address may send (``POST /api/games/import``)."""
+    rate_table_lookup: str = "60/minute"
+    """Table pages, lookups, seat links and WebSocket connects per client address."""
+    trusted_proxies: list[str] = []
+    """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed."""
+
+    def rate_limit_settings(self) -> RateLimits:
+        """The rate limits in the middleware's terms."""
+        return RateLimits(
+            create_table=self.rate_create_table,
+            create_game=self.rate_create_game,
+            import_game=self.rate_import_game,
+            table_lookup=self.rate_table_lookup,
+            trusted_proxies=tuple(self.trusted_proxies),
+            enabled=self.rate_limits,
+        )
 
     def resolved_database_url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)

@@ -1,0 +1,184 @@
+"""Per-client rate limits, as pure ASGI middleware around the whole app.
+
+One client must not be able to fill the server for everyone: open every
+table the server allows, create games by the thousand, or guess invite
+codes by trying them. The requests that do such things are counted per
+client address in moving windows (the ``limits`` library keeps the windows);
+a client over a limit gets 429 with ``Retry-After`` and nothing runs — the
+API in its error shape (``{"detail", "code": "rate_limited"}``), the pages
+a translated page, a WebSocket connection is refused before it opens.
+
+The client address is the peer's address. Behind a reverse proxy every
+request comes from the proxy, so the address is taken from the
+``X-Forwarded-For`` header, but only when the peer is one of the
+configured trusted proxies (otherwise anyone could claim any address).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ligretto.web.pages.rendering import render
+
+_CODE = r"[^/]+"  # a table code as the path carries it, checked by the route
+
+
+@dataclass(frozen=True, slots=True)
+class RateRule:
+    """Requests that share one limit: a name, the methods and path patterns."""
+
+    name: str
+    methods: frozenset[str]
+    pattern: re.Pattern[str]
+
+
+RULES: Sequence[RateRule] = (
+    # Opening a table (the global table cap must not be one client's).
+    RateRule(
+        "create_table",
+        frozenset({"POST"}),
+        re.compile(r"/play/?|/play/quick/?|/api/tables/?"),
+    ),
+    # Creating a Tafel game, from the start page's form or the API.
+    RateRule("create_game", frozenset({"POST"}), re.compile(r"/?|/api/games/?")),
+    # Imports are large and checked round by round.
+    RateRule("import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?")),
+    # Looking up a table by its code, or connecting to it: invite codes
+    # must not be guessable by trying them quickly.
+    RateRule(
+        "table_lookup",
+        frozenset({"GET", "POST", "WEBSOCKET"}),
+        re.compile(
+            rf"/play/{_CODE}/?|/play/{_CODE}/ws|/play/{_CODE}/seat-link|/api/tables/{_CODE}"
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """The limits per client address, in the ``limits`` notation (``"20/minute"``)."""
+
+    create_table: str = "20/minute"
+    create_game: str = "30/minute"
+    import_game: str = "10/minute"
+    table_lookup: str = "60/minute"
+    trusted_proxies: tuple[str, ...] = ()
+    enabled: bool = True
+
+
+class RateLimit:
+    """Refuse a client's requests over its limits with 429 and ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits | None = None) -> None:
+        self.app = app
+        self.settings = limits or RateLimits()
+        self.items: dict[str, RateLimitItem] = {
+            rule.name: parse(getattr(self.settings, rule.name)) for rule in RULES
+        }
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.trusted = [
+            ipaddress.ip_network(p, strict=False) for p in self.settings.trusted_proxies
+        ]
+
+    def rule_for(self, scope: Scope) -> RateRule | None:
+        method = "WEBSOCKET" if scope["type"] == "websocket" else scope.get("method", "")
+        path: str = scope["path"]
+        for rule in RULES:
+            if method in rule.methods and rule.pattern.fullmatch(path):
+                return rule
+        return None
+
+    def client(self, scope: Scope) -> str:
+        """The client's address: the peer, or what a trusted proxy says it is."""
+        peer = (scope.get("client") or ("unknown", 0))[0]
+        if not self.trusted or not _in(peer, self.trusted):
+            return str(peer)
+        forwarded = [
+            hop.strip()
+            for name, value in scope["headers"]
+            if name == b"x-forwarded-for"
+            for hop in value.decode("latin-1").split(",")
+        ]
+        # The right-most address that is not one of our proxies is the client.
+        for hop in reversed(forwarded):
+            if not _in(hop, self.trusted):
+                return hop if _valid(hop) else str(peer)
+        return str(peer)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or not self.settings.enabled:
+            await self.app(scope, receive, send)
+            return
+        rule = self.rule_for(scope)
+        if rule is None:
+            await self.app(scope, receive, send)
+            return
+        item = self.items[rule.name]
+        client = self.client(scope)
+        if self.limiter.hit(item, rule.name, client):
+            await self.app(scope, receive, send)
+            return
+        reset = self.limiter.get_window_stats(item, rule.name, client).reset_time
+        retry_after = max(1, math.ceil(reset - time.time()))
+        await _refuse(scope, send, retry_after)
+
+
+def _in(address: str, networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def _valid(address: str) -> bool:
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return True
+
+
+async def _refuse(scope: Scope, send: Send, retry_after: int) -> None:
+    if scope["type"] == "websocket":
+        # Closing before accepting refuses the handshake (HTTP 403).
+        await send({"type": "websocket.close", "code": 1008, "reason": "rate_limited"})
+        return
+    path: str = scope["path"]
+    headers = [(b"retry-after", str(retry_after).encode())]
+    if path == "/api" or path.startswith("/api/"):
+        body = json.dumps(
+            {
+                "detail": "Too many requests from this address; try again in "
+                f"{retry_after} s. Nothing was changed.",
+                "code": "rate_limited",
+            }
+        ).encode()
+        headers.append((b"content-type", b"application/json"))
+    else:
+        response = render(
+            Request(scope),
+            "too_many.html",
+            {"retry_after": retry_after},
+            status_code=429,
+            path="/",
+        )
+        body = bytes(response.body)
+        headers.append((b"content-type", b"text/html; charset=utf-8"))
+        headers.append((b"cache-control", b"no-store"))
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
