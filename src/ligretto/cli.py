@@ -43,6 +43,7 @@ def serve(
     import uvicorn
 
     from ligretto.web.app import create_app
+    from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings
 
     settings = Settings() if data_dir is None else Settings(data_dir=data_dir)
@@ -51,7 +52,7 @@ def serve(
     application = create_app(settings)  # migrates the database before listening
     # A short graceful-shutdown limit: live-update streams must not keep the
     # server from stopping on Ctrl-C.
-    uvicorn.run(application, host=host, port=port, timeout_graceful_shutdown=3)
+    uvicorn.run(application, host=host, port=port, timeout_graceful_shutdown=3, **uvicorn_options())
 
 
 def _register_simulate() -> None:

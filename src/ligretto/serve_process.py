@@ -131,6 +131,8 @@ class ServerThread:
     def __init__(self, app: Any, *, graceful_seconds: int = 1) -> None:
         import uvicorn  # only here: the child-process helper needs no uvicorn
 
+        from ligretto.web.server_options import uvicorn_options
+
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
@@ -139,6 +141,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             timeout_graceful_shutdown=graceful_seconds,
+            **uvicorn_options(),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
