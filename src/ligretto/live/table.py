@@ -180,9 +180,11 @@ class Table:
         scorekeeper: ScoreKeeper | None = None,
         settings: TableSettings | None = None,
     ) -> None:
-        limit = 16 if options.deck == "cards" else 12
-        if not 2 <= seats <= limit:
-            raise ValueError(f"a table has 2 to {limit} seats with deck {options.deck!r}")
+        if not options.min_players <= seats <= options.max_players:  # R1
+            raise ValueError(
+                f"a table has {options.min_players} to {options.max_players} seats"
+                f" with deck {options.deck!r}"
+            )
         self.code = code
         self.options = options
         self.end = end
@@ -514,7 +516,7 @@ class Table:
             return
         if self.phase == "lobby":
             taken = [s for s in self.seats if s.kind != "empty"]
-            if len(taken) < 2:
+            if len(taken) < self.options.min_players:  # R1
                 self._refuse(conn, Reason.TOO_FEW_PLAYERS, "at least two seats must be taken")
                 return
             self.begin_game()
