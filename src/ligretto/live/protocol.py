@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ligretto.bots.timing import Level
+from ligretto.live.phase import Phase
 from ligretto.rules.options import MAX_PLAYERS
 
 PROTOCOL_VERSION = 1
@@ -218,7 +219,7 @@ class TableInfo(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     code: str
-    phase: Literal["lobby", "countdown", "playing", "round_over", "game_over"]
+    phase: Phase
     seats: list[SeatInfo]
     options: dict[str, Any]
     end: dict[str, Any]

@@ -28,6 +28,7 @@ from ligretto.live.protocol import (
 )
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.web.pages.board import qr_svg
@@ -156,20 +157,13 @@ class TableCreated(BaseModel):
 
 def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
     """Create a table from a validated spec and seat its host and bots."""
-    table = registry.create(
+    return registry.create(
         seats=spec.seats,
         options=RuleOptions(**spec.options.model_dump()),
         end=EndCondition(spec.end.mode, spec.end.target, spec.end.rounds),
+        host_name=spec.name or None,
+        bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
     )
-    # The table's task has not run yet: seating here cannot race a move.
-    if spec.name:
-        table.seat_human(0, " ".join(spec.name.split()))
-    for bot in spec.bots:
-        index = bot.seat
-        if index is None or index >= len(table.seats) or table.seats[index].kind != "empty":
-            index = next(s.index for s in table.seats if s.kind == "empty")
-        table.put_bot(index, bot.strategy, bot.level)
-    return table
 
 
 @router.post("/api/tables", status_code=201, tags=["online play"])
