@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import EventsMessage, Join, Move, ViewMessage
 from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
@@ -184,21 +186,19 @@ async def play_game(
     options: RuleOptions, players: int, end: EndCondition, scorekeeper: TafelScoreKeeper
 ) -> tuple[Table, Recorder, Recorder]:
     settings = dataclasses.replace(FAST, bot_pace=0.0005, seed=11)
+    # Seat 0 is a quick person playing through a connection; the others
+    # are bots of every strategy.
     table = Table(
         "TEST",
         seats=players,
         options=options,
         end=end,
         host_token="host-token-1234",
+        host_name="Anna",
+        bots=[BotSpec(seat, *BOTS[seat % len(BOTS)]) for seat in range(1, players)],
         scorekeeper=scorekeeper,
         settings=settings,
     )
-    # Seat 0 is a quick person playing through a connection; the others
-    # are bots of every strategy.
-    table.seat_human(0, "Anna")
-    for seat in range(1, players):
-        strategy, level = BOTS[seat % len(BOTS)]
-        table.put_bot(seat, strategy, level)
     watcher = Recorder(table)
     task = table.start_task()
     person = Recorder(table, plays=True)
@@ -274,10 +274,10 @@ def anna_and_a_bot(settings: TableSettings, strategy: str, level: str) -> tuple[
         options=RuleOptions(),
         end=EndCondition(),
         host_token="host-token-1234",
+        host_name="Anna",
+        bots=[BotSpec(1, strategy, level)],
         settings=settings,
     )
-    table.seat_human(0, "Anna")
-    table.put_bot(1, strategy, level)
     person = Recorder(table)
     table.start_task()
     table.submit(person, Join(type="join", token="host-token-1234"))
@@ -285,18 +285,30 @@ def anna_and_a_bot(settings: TableSettings, strategy: str, level: str) -> tuple[
     return table, person
 
 
+async def settled(table: Table) -> None:
+    """Wait until the table has handled every command queued so far."""
+    done = asyncio.get_running_loop().create_future()
+    table.call(lambda: done.set_result(None))
+    await done
+
+
 def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:
     """Leaving while the scores are shown: the next round must not stall."""
 
     async def scenario() -> tuple[bool, bool]:
-        settings = dataclasses.replace(FAST, away_after=0.1, bot_pace=100.0)
+        clock = ManualClock()
+        settings = dataclasses.replace(FAST, away_after=0.1, bot_pace=100.0, clock=clock)
         table, person = anna_and_a_bot(settings, "greedy", "easy")
-        await asyncio.sleep(0.05)
+        await settled(table)
+        clock.advance(0.05)
         table.left(person)
-        table.call(table._deal)  # a new round starts before the timer fires
-        await asyncio.sleep(0.05)
+        table.call(table.deal)  # a new round starts before the timer fires
+        await settled(table)
+        clock.advance(0.05)
+        await settled(table)
         before = table.seats[0].away
-        await asyncio.sleep(0.2)
+        clock.advance(0.2)
+        await settled(table)
         after = table.seats[0].away
         await table.stop()
         return before, after
@@ -305,7 +317,7 @@ def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:
 
 
 def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
-    from ligretto.live.table import MAX_WATCHERS
+    from ligretto.live.seating import MAX_WATCHERS
 
     async def scenario() -> list[str]:
         table = Table(
@@ -319,7 +331,7 @@ def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
         watchers = [Recorder(table) for _ in range(MAX_WATCHERS + 1)]
         for watcher in watchers:
             table.submit(watcher, Join(type="join"))
-        await asyncio.sleep(0.05)
+        await settled(table)
         await table.stop()
         assert len(table.watchers) == MAX_WATCHERS
         return watchers[-1].refusals
@@ -332,15 +344,21 @@ def test_a_bot_that_loses_a_race_plans_again() -> None:
     from .test_table_ws import race_position
 
     async def scenario() -> list[tuple[int, str]]:
-        settings = dataclasses.replace(FAST, bot_pace=0.05, dealer=race_position)
+        clock = ManualClock()
+        settings = dataclasses.replace(FAST, bot_pace=0.05, dealer=race_position, clock=clock)
         # The bot wants R2 onto pile 0 as well.
         table, person = anna_and_a_bot(settings, "greedy", "expert")
-        while table.phase != "playing":
-            await asyncio.sleep(0.001)
+        await settled(table)
+        clock.advance()  # "Ligretto!" (no countdown in FAST)
+        await settled(table)
+        assert table.phase == "playing"
         table.submit(person, Move(type="move", action="play R2 row0 p0", ref=1))
         assert table.round is not None
-        while not any(seat == 1 for seat, _ in table.round.log):
-            await asyncio.sleep(0.01)
+        for _ in range(10_000):
+            if any(seat == 1 for seat, _ in table.round.log):
+                break
+            clock.advance(0.01)
+            await settled(table)
         log = [(seat, str(action)) for seat, action in table.round.log]
         await table.stop()
         return log

@@ -19,6 +19,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ligretto.bots.timing import Level
+from ligretto.live.phase import Phase
+from ligretto.rules.options import MAX_PLAYERS
 
 PROTOCOL_VERSION = 1
 
@@ -88,6 +90,8 @@ class _Message(BaseModel):
 # --------------------------------------------------------------------------
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
+# R1: seats are numbered from 0; no deck seats more than MAX_PLAYERS.
+SeatNumber = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 
 
@@ -114,7 +118,7 @@ class Move(_Message):
 
     type: Literal["move"]
     action: Annotated[str, Field(min_length=1, max_length=64)]
-    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    seat: SeatNumber | None = None
     ref: Annotated[int, Field(ge=0, le=2**31)] = 0
 
 
@@ -122,7 +126,7 @@ class AddBot(_Message):
     """Host only, before the start: put a bot into a free seat."""
 
     type: Literal["add_bot"]
-    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    seat: SeatNumber | None = None
     strategy: Strategy = "stack-first"
     level: Level = Level.MEDIUM
 
@@ -132,7 +136,7 @@ class RemoveBot(_Message):
     person who sat down and has left again."""
 
     type: Literal["remove_bot"]
-    seat: Annotated[int, Field(ge=0, le=15)]
+    seat: SeatNumber
 
 
 class Start(_Message):
@@ -215,7 +219,7 @@ class TableInfo(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     code: str
-    phase: Literal["lobby", "countdown", "playing", "round_over", "game_over"]
+    phase: Phase
     seats: list[SeatInfo]
     options: dict[str, Any]
     end: dict[str, Any]

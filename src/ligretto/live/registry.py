@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import secrets
 import time
+from collections.abc import Sequence
 
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import RuleOptions
 
@@ -50,9 +52,17 @@ class TableRegistry:
         seats: int,
         options: RuleOptions,
         end: EndCondition,
+        host_name: str | None = None,
+        bots: Sequence[BotSpec] = (),
         settings: TableSettings | None = None,
     ) -> Table:
-        """A new table in the lobby, its task running."""
+        """A new table in the lobby with its seats filled, its task running.
+
+        With ``host_name`` the host sits in seat 0 (their seat token is the
+        host token); ``bots`` take their chairs, or the first free ones.
+        Seats are filled before the table's task runs, so this cannot race
+        a move; afterwards only the table changes its seats.
+        """
         if len(self._tables) >= self.max_tables:
             raise RuntimeError("too many tables on this server")
         code = self._new_code()
@@ -62,6 +72,8 @@ class TableRegistry:
             options=options,
             end=end,
             host_token=secrets.token_urlsafe(18),
+            host_name=host_name,
+            bots=bots,
             scorekeeper=self.scorekeeper,
             settings=settings or self.settings,
         )

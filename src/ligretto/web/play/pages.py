@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from ligretto.bots import Level, strategy_names
+from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
 from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render
 from ligretto.web.play.routes import (
@@ -26,7 +27,7 @@ from ligretto.web.play.routes import (
 
 router = APIRouter(include_in_schema=False)
 
-MAX_SEATS = 16
+MAX_SEATS = MAX_PLAYERS  # R1
 # Strategies offered on the page, the stronger ones first.
 OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
 LEVEL_NAMES = tuple(level.value for level in Level)
@@ -138,7 +139,7 @@ async def new_table(request: Request) -> Response:
     seats = whole_field(form["seats"])
     target = whole_field(form["target_other"] if form["target"] == "other" else form["target"])
     rounds = whole_field(form["rounds"])
-    if seats is None or not 2 <= seats <= (16 if form["deck"] == "cards" else 12):
+    if seats is None or not MIN_PLAYERS <= seats <= player_limits(form["deck"])[1]:
         errors.append("seats")  # R1
     if target is None or not 1 <= target <= 1000 or rounds is None or not 1 <= rounds <= 100:
         errors.append("end")  # T1

@@ -28,8 +28,9 @@ from ligretto.live.protocol import (
 )
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
-from ligretto.rules.options import RuleOptions
+from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.web.pages.board import qr_svg
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,7 @@ class EndIn(BaseModel):
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    seat: Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)] | None = None
     strategy: Strategy = "stack-first"
     level: Level = Level.MEDIUM
 
@@ -125,15 +126,15 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seats: Annotated[int, Field(ge=2, le=16)] = 4
+    seats: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 4
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     options: OptionsIn = OptionsIn()
     end: EndIn = EndIn()
-    bots: Annotated[list[BotIn], Field(max_length=16)] = []
+    bots: Annotated[list[BotIn], Field(max_length=MAX_PLAYERS)] = []
 
     @model_validator(mode="after")
     def _fits(self) -> CreateTable:
-        limit = 16 if self.options.deck == "cards" else 12
+        _, limit = player_limits(self.options.deck)
         if self.seats > limit:
             raise ValueError(f"the {self.options.deck} deck seats at most {limit} players (R1)")
         if self.name is not None and not self.name.strip():
@@ -156,20 +157,13 @@ class TableCreated(BaseModel):
 
 def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
     """Create a table from a validated spec and seat its host and bots."""
-    table = registry.create(
+    return registry.create(
         seats=spec.seats,
         options=RuleOptions(**spec.options.model_dump()),
         end=EndCondition(spec.end.mode, spec.end.target, spec.end.rounds),
+        host_name=spec.name or None,
+        bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
     )
-    # The table's task has not run yet: seating here cannot race a move.
-    if spec.name:
-        table.seat_human(0, " ".join(spec.name.split()))
-    for bot in spec.bots:
-        index = bot.seat
-        if index is None or index >= len(table.seats) or table.seats[index].kind != "empty":
-            index = next(s.index for s in table.seats if s.kind == "empty")
-        table.put_bot(index, bot.strategy, bot.level)
-    return table
 
 
 @router.post("/api/tables", status_code=201, tags=["online play"])

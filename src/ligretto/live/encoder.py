@@ -1,0 +1,231 @@
+"""The table's messages to its clients, built from the table's state.
+
+Everything a table sends is JSON text built here: the table decides *what*
+happened, this module says it in the protocol (docs/protocol.md).  Views
+are the hot path (every accepted move, every seat), so they are encoded
+by hand, once per move for what everybody sees, plus each seat's own
+actions; the result is exactly ``ViewMessage``/``EventsMessage`` with
+``TableView.to_dict()`` inside (the tests compare it with the engine).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from typing import Protocol
+
+from ligretto.live.connection import Connection
+from ligretto.live.phase import Phase
+from ligretto.live.protocol import (
+    Countdown,
+    Pong,
+    Reason,
+    Refused,
+    RoundOver,
+    SeatInfo,
+    TableInfo,
+    TableUpdate,
+    TakenOver,
+    Welcome,
+)
+from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.seating import Seating
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.result import RoundResult
+from ligretto.rules.round import Round
+
+# Compact JSON like pydantic's ``model_dump_json`` (no spaces, UTF-8 text).
+_dumps = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
+
+
+class TableState(Protocol):
+    """What the encoder reads of a table."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def seating(self) -> Seating: ...
+    @property
+    def options(self) -> RuleOptions: ...
+    @property
+    def end(self) -> EndCondition: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def start_at(self) -> float | None: ...
+    @property
+    def tafel_game(self) -> str | None: ...
+    @property
+    def tafel_url(self) -> str | None: ...
+    @property
+    def totals(self) -> list[int] | None: ...
+
+
+# --------------------------------------------------------------------------
+# the table as a whole
+# --------------------------------------------------------------------------
+
+
+def table_info(state: TableState) -> TableInfo:
+    """Seats, phase, options and scores as anyone at the table sees them (no tokens)."""
+    return TableInfo(
+        code=state.code,
+        phase=state.phase,
+        seats=[
+            SeatInfo(
+                seat=s.index,
+                name=s.name,
+                kind=s.kind,
+                connected=bool(s.conns) or s.kind == "bot",
+                away=s.away,
+                strategy=s.strategy,
+                level=s.level,
+            )
+            for s in state.seating
+        ],
+        options=state.options.to_dict(),
+        end=state.end.to_dict(),
+        round_no=state.round_no,
+        start_at=state.start_at if state.phase == Phase.COUNTDOWN else None,
+        tafel_game=state.tafel_game,
+        tafel_url=state.tafel_url,
+        totals=state.totals,
+        watchers=len(state.seating.watchers),
+    )
+
+
+def table_update(state: TableState) -> str:
+    return TableUpdate(table=table_info(state)).model_dump_json()
+
+
+def welcome(state: TableState, conn: Connection, token: str | None, now: float) -> str:
+    return Welcome(
+        seat=conn.seat, token=token, host=conn.host, server_now=now, table=table_info(state)
+    ).model_dump_json()
+
+
+def countdown(round_no: int, start_at: float, now: float) -> str:
+    return Countdown(round_no=round_no, start_at=start_at, server_now=now).model_dump_json()
+
+
+def pong(t: float | None, now: float) -> str:
+    return Pong(t=t, server_now=now).model_dump_json()
+
+
+def refused(code: Reason, reason: str, ref: int | None = None, action: str | None = None) -> str:
+    return Refused(code=code, reason=reason, ref=ref, action=action).model_dump_json()
+
+
+def taken_over(seat: int) -> str:
+    return TakenOver(
+        seat=seat, reason="your seat was taken over on another device"
+    ).model_dump_json()
+
+
+def round_over(
+    round_no: int,
+    result: RoundResult,
+    totals: list[int],
+    *,
+    game_over: bool,
+    winners: Sequence[int],
+    next_round_at: float | None,
+) -> str:
+    """R4/R5: how the round ended, each seat's count and points, the totals."""
+    return RoundOver(
+        round_no=round_no,
+        ended_by="stop" if result.caller is not None else "deadlock",
+        caller=result.caller,
+        stacks=[s.stack for s in result.seats],
+        middle=[s.middle for s in result.seats],
+        points=[s.points for s in result.seats],
+        totals=totals,
+        game_over=game_over,
+        winners=list(winners),
+        next_round_at=next_round_at,
+    ).model_dump_json()
+
+
+# --------------------------------------------------------------------------
+# views (the hot path)
+# --------------------------------------------------------------------------
+
+# A person's view differs from a watcher's only in ``viewer`` and
+# ``actions`` (R3: everybody at the table sees the same open cards), so the
+# shared part is encoded once per move and each seat adds its own actions.
+
+
+def _shared_view_json(rnd: Round) -> str:
+    """The watcher's view as JSON without its closing brace and per-seat keys."""
+    shared = rnd.view(None).to_dict()
+    del shared["viewer"], shared["actions"]
+    return _dumps(shared)[:-1]
+
+
+def _seat_view_json(rnd: Round, shared: str, seat: int | None) -> str:
+    actions: list[str] = []
+    if seat is not None and not rnd.is_over:
+        actions = [str(a) for a in rnd.legal_actions(seat)]
+    return f'{shared},"viewer":{_dumps(seat)},"actions":{_dumps(actions)}}}'
+
+
+def view_message(
+    rnd: Round, round_no: int, seq: int, seat: int | None, shared: str | None = None
+) -> str:
+    """The whole table as ``seat`` (``None``: a watcher) may see it."""
+    view = _seat_view_json(rnd, shared or _shared_view_json(rnd), seat)
+    return f'{{"v":1,"type":"view","round_no":{round_no},"seq":{seq},"view":{view}}}'
+
+
+def send_views(rnd: Round, round_no: int, seq: int, seating: Seating) -> None:
+    """Each seat its own view, every watcher the watchers' view."""
+    shared = _shared_view_json(rnd)
+    for seat in seating:
+        if seat.conns:
+            text = view_message(rnd, round_no, seq, seat.index, shared)
+            for conn in seat.conns:
+                conn.send(text)
+    if seating.watchers:
+        text = view_message(rnd, round_no, seq, None, shared)
+        for conn in seating.watchers:
+            conn.send(text)
+
+
+def send_events(
+    rnd: Round,
+    round_no: int,
+    seq: int,
+    seating: Seating,
+    *,
+    by: int,
+    action: str,
+    events: list[str],
+    mover: Connection | None,
+    ref: int | None,
+) -> None:
+    """An accepted move: what happened and the table as each recipient sees it now."""
+    shared = _shared_view_json(rnd)
+    head = (
+        f'{{"v":1,"type":"events","round_no":{round_no},"seq":{seq},'
+        f'"seat":{by},"action":{_dumps(action)},"events":{_dumps(events)},"view":'
+    )
+    for seat in seating:
+        if not seat.conns:
+            continue
+        body = head + _seat_view_json(rnd, shared, seat.index)
+        for conn in seat.conns:
+            # Only the mover's copy carries its ref (the page matches it).
+            conn.send(body + (f',"ref":{ref}}}' if conn is mover else ',"ref":null}'))
+    if seating.watchers:
+        text = head + _seat_view_json(rnd, shared, None) + ',"ref":null}'
+        for conn in seating.watchers:
+            conn.send(text)
+
+
+def send_all(seating: Seating, text: str) -> None:
+    """The same message to everybody at the table."""
+    for conn in seating.connections():
+        conn.send(text)

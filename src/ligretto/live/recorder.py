@@ -1,0 +1,94 @@
+"""Each finished round of a table onto its Tafel game (T2, T3).
+
+The table does not add up points or decide who won; the Tafel does
+(through a :class:`~ligretto.live.scorekeeping.ScoreKeeper`), so online
+play and the score board never disagree.  The board is written in a worker
+thread — a database write must never hold up the moves of this or any
+other table — and the answers come back into the table's actor through
+``post``, never by touching the table from another task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.result import RoundResult
+
+log = logging.getLogger(__name__)
+
+#: Runs a function inside the table's actor (``Table.call``).
+Post = Callable[[Callable[[], None]], None]
+
+
+class TafelRecorder:
+    """One table's link to its Tafel game: open it, record rounds, stop."""
+
+    def __init__(self, scorekeeper: ScoreKeeper, code: str, post: Post) -> None:
+        self.scorekeeper = scorekeeper
+        self.code = code
+        self._post = post
+        self._opening: asyncio.Task[str | None] | None = None
+        self._recording: asyncio.Task[None] | None = None
+
+    def board_url(self, game_id: str) -> str:
+        return self.scorekeeper.board_url(game_id)
+
+    def open_game(
+        self,
+        names: list[str],
+        end: EndCondition,
+        options: RuleOptions,
+        opened: Callable[[str], None],
+    ) -> None:
+        """Open a Tafel game for these seats (T1); ``opened`` gets its id."""
+
+        async def open_it() -> str | None:
+            try:
+                game_id = await asyncio.to_thread(
+                    self.scorekeeper.create_game,
+                    names,
+                    end,
+                    deck=options.deck,
+                    row_storage=options.row_storage,
+                )
+            except Exception:
+                log.exception("table %s: opening its Tafel game failed", self.code)
+                return None
+            self._post(lambda: opened(game_id))
+            return game_id
+
+        self._opening = asyncio.get_running_loop().create_task(open_it())
+
+    def record(
+        self, round_no: int, result: RoundResult, scored: Callable[[Standing | None], None]
+    ) -> None:
+        """Enter a finished round, stacks then middle (T2, T3), on the game
+        opened last; ``scored`` gets the Tafel's standing, or ``None`` if the
+        board failed (the round is still shown)."""
+        opening = self._opening
+        stacks = [s.stack for s in result.seats]
+        middle = [s.middle for s in result.seats]
+
+        async def record_it() -> None:
+            standing: Standing | None = None
+            game_id = await opening if opening is not None else None
+            if game_id is not None:
+                try:
+                    standing = await asyncio.to_thread(
+                        self.scorekeeper.record_round, game_id, stacks, middle
+                    )
+                except Exception:
+                    log.exception("table %s: recording round %d failed", self.code, round_no)
+            self._post(lambda: scored(standing))
+
+        self._recording = asyncio.get_running_loop().create_task(record_it())
+
+    def cancel(self) -> None:
+        """The table stops: whatever is still being written is abandoned."""
+        for task in (self._opening, self._recording):
+            if task is not None and not task.done():
+                task.cancel()

@@ -1,0 +1,290 @@
+"""Who sits where at an online table, and who watches.
+
+Every operation here is synchronous and either does all it says or raises
+:class:`SeatingError` with a protocol reason and changes nothing; the
+table turns that into a ``refused`` message.  Whether an operation is
+allowed *now* (only the host, only in the lobby) is the table's call; the
+seating only knows chairs, names, tokens and connections.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ligretto.live.botseat import BotBrain
+from ligretto.live.connection import Connection
+from ligretto.live.protocol import Reason
+
+# Each watcher costs a message per move; a table is not a broadcast studio.
+MAX_WATCHERS = 100
+
+# Names are shown in a seat's label; the protocol takes no longer ones.
+MAX_NAME = 40
+
+
+class SeatingError(Exception):
+    """A seating operation was refused; ``code`` says why (``Reason``)."""
+
+    def __init__(self, code: Reason, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class Seat:
+    """One chair at the table."""
+
+    index: int
+    kind: Literal["empty", "human", "bot"] = "empty"
+    name: str | None = None
+    token: str | None = None
+    strategy: str | None = None
+    level: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+    away: bool = False
+    # Bumped whenever who plays this seat changes, so that a bot move
+    # planned before the change is dropped when it arrives.
+    generation: int = 0
+    brain: BotBrain | None = None
+    bot_pending: bool = False
+    # Bumped when a person (re)joins this seat: an "away" timer set before
+    # that is stale.
+    presence: int = 0
+
+    @property
+    def bot_plays(self) -> bool:
+        """A bot moves for this seat: a bot's, or an away person's stand-in."""
+        return self.kind == "bot" or (self.kind == "human" and self.away)
+
+    def replan(self) -> None:
+        """Who plays or what is dealt changed: a bot move on its way is stale."""
+        self.generation += 1
+        self.bot_pending = False
+
+    def go_away(self) -> None:
+        """The person stayed away too long: a stand-in bot plays for them."""
+        self.away = True
+        self.replan()
+
+    def come_back(self) -> None:
+        """The person is back: the stand-in stops, the person plays on."""
+        self.away = False
+        self.replan()
+        self.brain = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot to seat when a table opens; ``seat`` ``None`` means any free one."""
+
+    seat: int | None
+    strategy: str
+    level: str
+
+
+def clean_name(name: str) -> str:
+    """A name as shown: runs of white space become one space."""
+    return " ".join(name.split())
+
+
+class Seating:
+    """The chairs of one table and the connections at it."""
+
+    def __init__(self, count: int, host_token: str) -> None:
+        self.seats = [Seat(i) for i in range(count)]
+        self.host_token = host_token
+        self.watchers: set[Connection] = set()
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self.seats)
+
+    def __getitem__(self, index: int) -> Seat:
+        return self.seats[index]
+
+    # ------------------------------------------------------------------
+    # connections
+    # ------------------------------------------------------------------
+
+    def connections(self) -> list[Connection]:
+        """Everybody at the table: watchers, then each seat's connections."""
+        conns = list(self.watchers)
+        for seat in self.seats:
+            conns.extend(seat.conns)
+        return conns
+
+    def has_connections(self) -> bool:
+        return bool(self.watchers) or any(s.conns for s in self.seats)
+
+    def is_host_token(self, token: str) -> bool:
+        return secrets.compare_digest(token, self.host_token)
+
+    def by_token(self, token: str) -> Seat | None:
+        for seat in self.seats:
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return seat
+        return None
+
+    def claim(self, conn: Connection, token: str) -> tuple[Seat | None, list[Connection]]:
+        """Join with a token: the host role and/or the seat it belongs to.
+
+        Returns the seat (``None``: the host without one) and the
+        connections that held it until now; they hold nothing any more
+        (see :meth:`take_over`) and must be told so.
+        """
+        host = self.is_host_token(token)
+        seat = self.by_token(token)
+        if not host and seat is None:
+            raise SeatingError(Reason.BAD_TOKEN, "no seat or table belongs to this token")
+        if host:
+            conn.host = True
+        if seat is None:
+            return None, []
+        displaced = self.take_over(seat)
+        conn.seat = seat.index
+        seat.conns.add(conn)
+        seat.presence += 1
+        if seat.away:
+            seat.come_back()
+        return seat, displaced
+
+    def take_over(self, seat: Seat) -> list[Connection]:
+        """The seat's token arrived on a new connection: it plays the seat now.
+
+        One seat, one player: the connections that held the seat until now
+        (another device, another window, or a reload whose old socket has
+        not closed yet) hold nothing any more — no seat, no host role, no
+        further messages from the table.  Whatever they send is refused
+        (``taken_over``).
+        """
+        displaced = list(seat.conns)
+        for old in displaced:
+            seat.conns.discard(old)
+            old.seat = None
+            old.host = False
+            old.taken_over = True
+        return displaced
+
+    def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> Seat:
+        """A person takes the first free chair under ``name`` (before the start)."""
+        name = clean_name(name)
+        if not name:
+            raise SeatingError(Reason.BAD_NAME, "a name must not be blank")
+        if not lobby:
+            raise SeatingError(Reason.ALREADY_STARTED, "the game has started; watch instead")
+        if any(s.name is not None and s.name.casefold() == name.casefold() for s in self.seats):
+            raise SeatingError(Reason.NAME_TAKEN, f"someone at this table is called {name}")
+        free = self._free()
+        if free is None:
+            raise SeatingError(Reason.TABLE_FULL, "every seat is taken; watch instead")
+        free.kind, free.name = "human", name
+        free.token = secrets.token_urlsafe(18)
+        free.conns.add(conn)
+        conn.seat = free.index
+        return free
+
+    def watch(self, conn: Connection) -> None:
+        """Join as a watcher; the host always gets in."""
+        if len(self.watchers) >= MAX_WATCHERS and not conn.host:
+            raise SeatingError(Reason.TABLE_FULL, "this table has as many watchers as it takes")
+        self.watchers.add(conn)
+
+    def leave(self, conn: Connection) -> Seat | None:
+        """The connection is gone; the seat it held, if any."""
+        self.watchers.discard(conn)
+        if conn.seat is None or conn.seat >= len(self.seats):
+            return None
+        seat = self.seats[conn.seat]
+        seat.conns.discard(conn)
+        return seat
+
+    # ------------------------------------------------------------------
+    # chairs
+    # ------------------------------------------------------------------
+
+    def seat_host(self, index: int, name: str) -> str:
+        """Seat the host (when the table opens); return their seat token."""
+        seat = self.seats[index]
+        seat.kind, seat.name = "human", self._unique_name(clean_name(name))
+        seat.token = self.host_token
+        return seat.token
+
+    def put_bot(self, index: int, strategy: str, level: str) -> Seat:
+        """Seat a bot in chair ``index``."""
+        seat = self.seats[index]
+        seat.kind, seat.strategy, seat.level = "bot", strategy, level
+        seat.name = self._unique_name(f"Bot {index + 1} ({strategy})")
+        seat.generation += 1
+        return seat
+
+    def place_bots(self, bots: Iterable[BotSpec]) -> None:
+        """Seat bots when the table opens; a bot whose chair is gone or taken
+        sits in the first free one."""
+        for bot in bots:
+            index = bot.seat
+            if index is None or index >= len(self.seats) or self.seats[index].kind != "empty":
+                free = self._free()
+                if free is None:
+                    raise SeatingError(Reason.TABLE_FULL, "more bots than free seats")
+                index = free.index
+            self.put_bot(index, bot.strategy, bot.level)
+
+    def add_bot(self, index: int | None, strategy: str, level: str) -> Seat:
+        """The host adds a bot: to chair ``index``, or else the first free one."""
+        if index is None:
+            seat = self._free()
+            if seat is None:
+                raise SeatingError(Reason.TABLE_FULL, "every seat is taken")
+        else:
+            if index >= len(self.seats):
+                raise SeatingError(Reason.NO_SUCH_SEAT, f"this table has {len(self.seats)} seats")
+            seat = self.seats[index]
+            if seat.kind != "empty":
+                raise SeatingError(Reason.SEAT_TAKEN, f"seat {seat.index + 1} is taken")
+        return self.put_bot(seat.index, strategy, level)
+
+    def remove(self, index: int) -> None:
+        """Empty a bot's chair, or that of a person who sat down and left.
+
+        An empty chair nobody is coming back to must not block the table;
+        the host's own chair is never emptied.
+        """
+        seat = self.seats[index] if index < len(self.seats) else None
+        gone = (
+            seat is not None
+            and seat.kind == "human"
+            and not seat.conns
+            and not (seat.token and self.is_host_token(seat.token))
+        )
+        if seat is None or not (seat.kind == "bot" or gone):
+            raise SeatingError(Reason.NO_SUCH_SEAT, "no bot and nobody who left sits there")
+        self.seats[index] = Seat(index, generation=seat.generation + 1)
+
+    def taken(self) -> Sequence[Seat]:
+        return [s for s in self.seats if s.kind != "empty"]
+
+    def close(self) -> None:
+        """The game starts: empty chairs go, the round is dealt for those seated."""
+        kept = list(self.taken())
+        for index, seat in enumerate(kept):
+            seat.index = index
+            for c in seat.conns:
+                c.seat = index
+        self.seats = kept
+
+    def _free(self) -> Seat | None:
+        return next((s for s in self.seats if s.kind == "empty"), None)
+
+    def _unique_name(self, name: str) -> str:
+        taken = {s.name.casefold() for s in self.seats if s.name is not None}
+        candidate, n = name[:MAX_NAME], 2
+        while candidate.casefold() in taken:
+            suffix = f" {n}"
+            candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
+        return candidate

@@ -1,0 +1,65 @@
+"""Seating on its own: chairs, names, tokens and refusals with their reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from ligretto.live.connection import Connection
+from ligretto.live.protocol import Reason
+from ligretto.live.seating import BotSpec, Seating, SeatingError
+
+
+def test_a_person_sits_in_the_first_free_chair_under_a_clean_unique_name() -> None:
+    seating = Seating(3, "host-token-1234")
+    seating.seat_host(0, "  Anna  ")
+    seat = seating.sit_down(Connection(), " Ben   Berg ", lobby=True)
+    assert (seat.index, seat.name, seat.kind) == (1, "Ben Berg", "human")
+    assert seat.token is not None and seating.by_token(seat.token) is seat
+    with pytest.raises(SeatingError) as taken:
+        seating.sit_down(Connection(), "anna", lobby=True)
+    assert taken.value.code is Reason.NAME_TAKEN
+
+
+@pytest.mark.parametrize(
+    ("name", "lobby", "code"),
+    [("   ", True, Reason.BAD_NAME), ("Cleo", False, Reason.ALREADY_STARTED)],
+)
+def test_sitting_down_is_refused_with_a_reason_and_changes_nothing(
+    name: str, lobby: bool, code: Reason
+) -> None:
+    seating = Seating(2, "host-token-1234")
+    conn = Connection()
+    with pytest.raises(SeatingError) as refused:
+        seating.sit_down(conn, name, lobby=lobby)
+    assert refused.value.code is code
+    assert conn.seat is None and all(s.kind == "empty" for s in seating)
+
+
+def test_bots_take_their_chair_or_the_first_free_one_and_leave_on_request() -> None:
+    seating = Seating(3, "host-token-1234")
+    seating.seat_host(0, "Anna")
+    seating.place_bots([BotSpec(0, "greedy", "easy"), BotSpec(2, "greedy", "hard")])
+    assert [s.kind for s in seating] == ["human", "bot", "bot"]
+    with pytest.raises(SeatingError) as full:
+        seating.add_bot(None, "greedy", "easy")
+    assert full.value.code is Reason.TABLE_FULL
+    seating.remove(1)
+    assert seating[1].kind == "empty"
+    with pytest.raises(SeatingError) as host:
+        seating.remove(0)  # the host's own chair is never emptied
+    assert host.value.code is Reason.NO_SUCH_SEAT
+
+
+def test_a_token_on_a_new_connection_takes_the_seat_over() -> None:
+    seating = Seating(2, "host-token-1234")
+    seating.seat_host(0, "Anna")
+    first, second = Connection(), Connection()
+    assert seating.claim(first, "host-token-1234") == (seating[0], [])
+    assert first.host and first.seat == 0
+    seat, displaced = seating.claim(second, "host-token-1234")
+    assert seat is seating[0] and displaced == [first]
+    assert (first.seat, first.host, first.taken_over) == (None, False, True)
+    assert seating[0].conns == {second}
+    with pytest.raises(SeatingError) as bad:
+        seating.claim(Connection(), "not-a-token-of-this-table")
+    assert bad.value.code is Reason.BAD_TOKEN
