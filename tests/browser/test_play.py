@@ -12,6 +12,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from browser_support import DESKTOP, PHONE
@@ -354,3 +355,22 @@ def test_the_seat_moves_to_another_device_with_its_link(
     laptop.keyboard.press("1")
     laptop.keyboard.press("2")  # R2 onto pile 1, from the laptop
     expect(laptop.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")
+
+
+def test_every_module_loads_at_its_versioned_address(
+    play_server: PlayServer, new_page: NewPage
+) -> None:
+    """The import map in base.html gives each imported module its ``?v=`` like the
+    entry scripts; a module missing there would come unversioned, perhaps stale."""
+    page = new_page(DESKTOP)
+    scripts: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_two_seat_table(page, play_server, "open")
+    expect(page.locator("#seat-list li")).to_have_count(2)
+    page.goto(play_server.url + "/")  # start.js imports games.js
+    paths = {urlsplit(url).path for url in scripts}
+    assert {"/static/play/table.js", "/static/play/state.js", "/static/js/games.js"} <= paths
+    assert [url for url in scripts if "?v=" not in url] == []
+    assert errors == []

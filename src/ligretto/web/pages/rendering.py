@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from ligretto.rules.result import points
 from ligretto.tafel import limits
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 
@@ -71,6 +72,8 @@ def environment(language: str) -> Environment:
     env.globals["static_url"] = static_url
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.
     env.globals["limits"] = limits
+    # R5's points per stack card for the point previews (board.js), from rules.result.
+    env.globals["stack_penalty"] = -points(0, 1)
     # An image, not the emoji: not every phone's font has a trophy.
     env.globals["trophy"] = Markup(
         f'<img class="trophy" src="{static_url("icons/trophy.svg")}" alt="" width="24" height="24">'

@@ -1,5 +1,6 @@
 // The board page: steppers, the one-tap Ligretto Stop, the live preview of
-// points (R5: middle − 2 × stack), sharing, and live updates from other phones.
+// points (R5: middle − penalty × stack, the penalty per stack card rendered
+// by the server as data-stack-penalty), sharing, and live updates from other phones.
 import { rememberGame } from "./games.js";
 
 const MINUS = "\u2212";
@@ -73,23 +74,24 @@ function updatePreview(input) {
   if (!output) return;
   const value = readNumber(input);
   const kind = output.dataset.preview;
+  const penalty = Number(output.dataset.stackPenalty);
   if (kind === "stack") {
-    // Stacks only: what this round costs so far (−2 per card, R5).
+    // Stacks only: what this round costs so far (−penalty per card, R5).
     const stop = entry.querySelector("input[data-stop-for]");
     if (stop && value !== null) {
       if (value === 0 && !stop.checked) { stop.checked = true; entry.classList.add("is-caller"); }
       if (value !== 0 && stop.checked) { stop.checked = false; entry.classList.remove("is-caller"); }
     }
-    output.innerHTML = value === null ? "" : `<span class="points">${fmt(-2 * value)}</span><span class="formula">−2 × ${value}</span>`;
+    output.innerHTML = value === null ? "" : `<span class="points">${fmt(-penalty * value)}</span><span class="formula">−${penalty} × ${value}</span>`;
   } else {
     // On the correction page the stack is being edited in the same form.
     const stackInput = output.closest("form")?.querySelector(`#stack-${output.dataset.seat}`);
     const typed = stackInput ? readNumber(stackInput) : null;
     const stack = typed === null ? Number(output.dataset.stack) : typed;
     if (value === null) { output.textContent = ""; return; }
-    const points = value - 2 * stack;
+    const points = value - penalty * stack;
     const sum = output.dataset.total === undefined ? "" : ` · Σ ${fmt(Number(output.dataset.total) + points)}`;
-    output.innerHTML = `<span class="points">${signed(points)}</span><span class="formula">${value} − 2 × ${stack}${sum}</span>`;
+    output.innerHTML = `<span class="points">${signed(points)}</span><span class="formula">${value} − ${penalty} × ${stack}${sum}</span>`;
   }
 }
 

@@ -7,8 +7,9 @@ const list = document.getElementById("names");
 const addButton = document.getElementById("add-player");
 const deckCards = document.getElementById("deck-cards");
 
+// R1's player limits come from the server (#names data-min-players, data-max-…).
 function maxPlayers() {
-  return deckCards && deckCards.checked ? 16 : 12;
+  return Number(deckCards && deckCards.checked ? list.dataset.maxCards : list.dataset.maxLigretto);
 }
 
 function renumber() {
@@ -22,7 +23,7 @@ function renumber() {
       button.setAttribute("aria-label", button.getAttribute("aria-label").replace(/\d+/, String(index + 1)));
     }
     row.querySelector('[data-row-action="up"]').disabled = index === 0;
-    row.querySelector('[data-row-action="remove"]').disabled = rows.length <= 2;
+    row.querySelector('[data-row-action="remove"]').disabled = rows.length <= Number(list.dataset.minPlayers);
   });
   addButton.disabled = rows.length >= maxPlayers();
 }

@@ -1,0 +1,121 @@
+// The player's hands on the table: taps on own cards and piles, the keys,
+// and choosing a pile when a card fits several. The listeners sit on the
+// containers that stay (#mine, #middle, the document), so redrawing the
+// cards adds none.
+import { $, T, toast } from "./page.js";
+import { send } from "./socket.js";
+import { sourceOf, startMove, state, targetOf } from "./state.js";
+
+export function pick(source) {
+  const v = state.view;
+  // During the countdown a move is sent anyway: the server, the only judge
+  // of the start time, answers "wait for Ligretto!" if it is early.
+  if (!v || v.viewer === null || !state.table) return;
+  if (state.table.phase !== "playing" && state.table.phase !== "countdown") return;
+  if (state.chooser && state.chooser.source === source) return cancelChooser();
+  cancelChooser();
+  const actions = v.actions.filter((a) => sourceOf(a) === source);
+  if (!actions.length) {
+    const el = document.querySelector(`#mine [data-source="${source}"]`);
+    if (el) {
+      el.classList.remove("shake");
+      void el.offsetWidth;
+      el.classList.add("shake");
+    }
+    if (source !== "hand") toast(T.fits_nowhere, "illegal");
+    return;
+  }
+  if (actions.length === 1) return play(actions[0], source);
+  // Several piles fit: the player chooses (numbered for the keyboard).
+  state.chooser = { source, actions };
+  actions.forEach((a, i) => {
+    const t = targetOf(a);
+    let el = null;
+    if (t.kind === "pile") el = document.querySelector(`#middle [data-pile="${t.id}"]`);
+    if (t.kind === "row") el = document.querySelector(`#mine [data-source="${t.slot}"]`);
+    if (el) {
+      el.classList.add("target");
+      el.dataset.choice = i + 1;
+    }
+  });
+  const from = document.querySelector(`#mine [data-source="${source}"]`);
+  if (from) from.classList.add("chosen");
+  $("chooser-hint").textContent = T.choose_pile;
+  $("chooser-hint").hidden = false;
+}
+
+function choosePile(id) {
+  if (!state.chooser) {
+    // A tap on a pile with no card chosen: play whichever own card fits it.
+    const v = state.view;
+    if (!v) return;
+    const fits = v.actions.filter((a) => a.startsWith("play") && a.endsWith(` p${id}`));
+    if (fits.length >= 1) play(fits[0], sourceOf(fits[0]));
+    return;
+  }
+  const action = state.chooser.actions.find((a) => {
+    const t = targetOf(a);
+    return t.kind === "pile" && t.id === id;
+  });
+  if (action) play(action, state.chooser.source);
+}
+
+function chooseNumber(n) {
+  const action = state.chooser && state.chooser.actions[n - 1];
+  if (action) play(action, state.chooser.source);
+}
+
+export function cancelChooser() {
+  state.chooser = null;
+  $("chooser-hint").hidden = true;
+  for (const el of document.querySelectorAll(".target, .chosen")) {
+    el.classList.remove("target", "chosen");
+    delete el.dataset.choice;
+  }
+}
+
+function play(action, source) {
+  cancelChooser();
+  const ref = startMove(action, source);
+  const el = document.querySelector(`#mine [data-source="${source}"]`);
+  if (el) el.classList.add("flying");
+  send("move", { action, ref });
+}
+
+function onKey(event) {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "escape") return cancelChooser();
+  if (state.chooser && /^[1-9]$/.test(key)) {
+    event.preventDefault();
+    return chooseNumber(Number(key));
+  }
+  if (/^[1-5]$/.test(key)) pick(`row${Number(key) - 1}`);
+  else if (key === "s") pick("stack");
+  else if (key === "d") pick("discard");
+  else if (key === " " || key === "r") {
+    event.preventDefault();
+    pick("hand");
+  }
+}
+
+export function initInput() {
+  // Own cards (board.js gives each place a data-source) and the open piles
+  // (data-pile; the closed ones have none).
+  $("mine").addEventListener("click", (event) => {
+    const el = event.target.closest("[data-source]");
+    if (el) pick(el.dataset.source);
+  });
+  $("middle").addEventListener("click", (event) => {
+    const el = event.target.closest("[data-pile]");
+    if (el) choosePile(Number(el.dataset.pile));
+  });
+  document.addEventListener("keydown", onKey);
+  // Space is "turn three": it must not also press whichever card has focus.
+  document.addEventListener("keyup", (event) => {
+    if (event.key === " " && event.target instanceof HTMLButtonElement && event.target.dataset.source) {
+      event.preventDefault();
+    }
+  });
+}

@@ -1,0 +1,98 @@
+// The seats before the game (join, bots, start) and the bar above the table:
+// round, score board link and which buttons the phase offers.
+import { renderBoard } from "./board.js";
+import { $, T, fmt, root, toast } from "./page.js";
+import { reconnect, send } from "./socket.js";
+import { forgetToken, state } from "./state.js";
+
+function seatLabel(s) {
+  if (s.kind === "empty") return T.open_seat;
+  return s.name;
+}
+
+function seatItem(s, lobby) {
+  const li = document.createElement("li");
+  li.className = `seat-item kind-${s.kind}${s.seat === state.seat ? " me" : ""}`;
+  const name = document.createElement("span");
+  name.className = "seat-name";
+  name.textContent = seatLabel(s);
+  li.append(name);
+  const tags = [];
+  if (s.seat === state.seat) tags.push(T.you);
+  if (s.kind === "bot") tags.push(`${T.bot} · ${T.levels[s.level] || s.level}`);
+  if (s.kind === "human" && !s.connected) tags.push(s.away ? T.away : T.offline);
+  if (tags.length) {
+    const tag = document.createElement("span");
+    tag.className = "muted seat-tags";
+    tag.textContent = tags.join(" · ");
+    li.append(tag);
+  }
+  const left = s.kind === "human" && !s.connected && s.seat !== state.seat;
+  if (state.host && lobby && (s.kind === "bot" || left)) {
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "small";
+    remove.textContent = T.remove;
+    remove.dataset.removeSeat = s.seat; // a tap on it: initLobby
+    li.append(remove);
+  }
+  return li;
+}
+
+export function renderTable() {
+  const t = state.table;
+  if (!t) return;
+  root.dataset.phase = t.phase;
+  const lobby = t.phase === "lobby";
+  $("lobby").hidden = !lobby;
+  $("board").hidden = lobby;
+  $("round-info").textContent = t.round_no ? fmt(T.round, { n: t.round_no }) : "";
+  const board = $("board-link");
+  if (t.tafel_url) {
+    board.href = t.tafel_url;
+    board.hidden = false;
+    $("scores-board").href = t.tafel_url;
+    $("scores-board").hidden = false;
+  }
+  $("seat-list").replaceChildren(...t.seats.map((s) => seatItem(s, lobby)));
+  const free = t.seats.some((s) => s.kind === "empty");
+  $("join-form").hidden = !(lobby && state.seat === null && free);
+  $("host-tools").hidden = !(state.host && lobby);
+  $("add-bot").disabled = !free;
+  $("add-bot").parentElement.hidden = !free;
+  $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
+  $("seat-move-open").hidden = state.seat === null || state.takenOver || t.phase === "game_over";
+  $("next-round").hidden = !(state.host && t.phase === "round_over");
+  // After the game (T4/T5) the host may start a new one at the same seats.
+  $("play-again").hidden = !(state.host && t.phase === "game_over");
+  $("play-again-wait").hidden = state.host || t.phase !== "game_over";
+  if (state.view) renderBoard(null);
+}
+
+export function initLobby() {
+  $("seat-list").addEventListener("click", (event) => {
+    const remove = event.target.closest("[data-remove-seat]");
+    if (remove) send("remove_bot", { seat: Number(remove.dataset.removeSeat) });
+  });
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("join-name").value.trim();
+    if (!name) return;
+    state.joinName = name;
+    forgetToken();
+    reconnect();
+  });
+  $("add-bot").addEventListener("click", () =>
+    send("add_bot", { strategy: $("bot-strategy").value, level: $("bot-level").value }),
+  );
+  $("start").addEventListener("click", () => send("start"));
+  $("copy-invite").addEventListener("click", async () => {
+    const url = new URL($("copy-invite").dataset.url, location.href).href;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(T.copied, "ok");
+    } catch {
+      toast(url, "ok");
+    }
+  });
+}

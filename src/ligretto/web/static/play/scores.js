@@ -1,0 +1,90 @@
+// Between rounds: the countdown to "Ligretto!", and the score screen after
+// a round (round over) or the game (game over, with Play again).
+import { renderTable } from "./lobby.js";
+import { $, T, fmt } from "./page.js";
+import { send } from "./socket.js";
+import { serverNow, state } from "./state.js";
+
+let scoresTimer = null;
+
+export function flashGo() {
+  const box = $("countdown");
+  box.textContent = T.go;
+  box.hidden = false;
+  box.classList.add("go");
+  setTimeout(() => {
+    box.hidden = true;
+    box.classList.remove("go");
+  }, 700);
+}
+
+export function showCountdown(startAtMs) {
+  const box = $("countdown");
+  box.hidden = false;
+  const tick = () => {
+    const left = startAtMs - serverNow();
+    if (left <= 0) {
+      flashGo();
+      return;
+    }
+    box.textContent = Math.ceil(left / 1000);
+    setTimeout(tick, Math.min(100, left));
+  };
+  tick();
+}
+
+const signed = (p) => (p > 0 ? `+${p}` : String(p).replace("-", "−"));
+
+export function showScores(m) {
+  const seats = state.table ? state.table.seats : [];
+  $("scores-title").textContent = m.game_over ? T.game_over : fmt(T.round_over, { n: m.round_no });
+  // The points come from the server (R5), as do the totals.
+  const rows = m.points.map((p, i) => {
+    const tr = document.createElement("tr");
+    if (i === state.seat) tr.className = "me";
+    if (m.winners.includes(i)) tr.classList.add("winner");
+    const cells = [
+      (seats[i] ? seats[i].name : `#${i + 1}`) + (m.caller === i ? " ★" : ""),
+      m.stacks[i],
+      m.middle[i],
+      signed(p),
+      String(m.totals[i]).replace("-", "−"),
+    ];
+    cells.forEach((c, k) => {
+      const cell = document.createElement(k === 0 ? "th" : "td");
+      if (k === 0) cell.scope = "row";
+      cell.textContent = c;
+      tr.append(cell);
+    });
+    return tr;
+  });
+  $("score-rows").replaceChildren(...rows);
+  const lines = [];
+  lines.push(m.caller !== null ? fmt(T.stop_by, { name: seats[m.caller] ? seats[m.caller].name : "" }) : T.deadlock);
+  if (m.game_over && m.winners.length) lines.push(fmt(T.winner, { names: m.winners.map((w) => (seats[w] ? seats[w].name : w)).join(" & ") }));
+  $("scores-next").textContent = lines.join(" ");
+  clearInterval(scoresTimer);
+  if (m.next_round_at) {
+    const line = lines.join(" ");
+    const update = () => {
+      const s = Math.max(0, Math.round((m.next_round_at * 1000 - serverNow()) / 1000));
+      $("scores-next").textContent = `${line} ${fmt(T.next_in, { s })}`;
+    };
+    update();
+    scoresTimer = setInterval(update, 500);
+  }
+  $("scores").hidden = false;
+  $("scores").focus({ preventScroll: false });
+  renderTable();
+}
+
+export function hideScores() {
+  clearInterval(scoresTimer);
+  $("scores").hidden = true;
+}
+
+export function initScores() {
+  $("next-round").addEventListener("click", () => send("start"));
+  $("play-again").addEventListener("click", () => send("play_again"));
+  $("scores-close").addEventListener("click", hideScores);
+}

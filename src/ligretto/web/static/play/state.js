@@ -1,0 +1,111 @@
+// What this page knows about the table: one state object, changed through
+// the functions below, and how to read the moves offered in a view.
+import { code } from "./page.js";
+
+// How long a card that lost the race takes to fly back (table.css: .returning).
+export const RETURN_MS = 450;
+
+export const state = {
+  seat: null,
+  host: false,
+  table: null,
+  view: null,
+  ref: 0,
+  pending: new Map(), // ref -> {action, source}
+  clockOffset: 0, // server clock minus local clock, ms
+  joinName: null,
+  chooser: null, // {source, actions}
+  watchFallback: false,
+  returning: null, // {source, until}: a card flying back after a lost race
+  takenOver: false, // the seat is played on another device now: stay quiet
+};
+
+// ---------------------------------------------------------------- the seat token
+
+const tokenKey = `ligretto.play.${code}`;
+
+export function takeTokenFromFragment() {
+  // "#t=…" (the host's link) or "#seat=…" (a seat link from another device):
+  // kept in localStorage, removed from the address bar.
+  const match = location.hash.match(/(?:^#|&)(?:t|seat)=([A-Za-z0-9_-]+)/);
+  if (match) {
+    localStorage.setItem(tokenKey, match[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+
+export const savedToken = () => localStorage.getItem(tokenKey);
+export const keepToken = (token) => localStorage.setItem(tokenKey, token);
+export const forgetToken = () => localStorage.removeItem(tokenKey);
+
+// ---------------------------------------------------------------- updates
+
+export function syncClock(serverNowSeconds) {
+  state.clockOffset = serverNowSeconds * 1000 - Date.now();
+}
+
+// The server's clock now, in ms.
+export const serverNow = () => Date.now() + state.clockOffset;
+
+export function welcome(m) {
+  state.watchFallback = false;
+  state.seat = m.seat;
+  state.host = m.host;
+  syncClock(m.server_now);
+  if (m.token) keepToken(m.token);
+  state.joinName = null;
+  state.table = m.table;
+}
+
+export function setTable(table) {
+  state.table = table;
+}
+
+export function setView(view) {
+  state.view = view;
+  state.chooser = null;
+}
+
+// A move on its way: its ref comes back with the answer.
+export function startMove(action, source) {
+  state.ref += 1;
+  state.pending.set(state.ref, { action, source });
+  return state.ref;
+}
+
+// The answer to a move of this page: the move is no longer pending.
+export function settleMove(ref) {
+  if (ref === null || ref === undefined || !state.pending.has(ref)) return null;
+  const move = state.pending.get(ref);
+  state.pending.delete(ref);
+  return move;
+}
+
+export function sendBack(source) {
+  state.returning = { source, until: Date.now() + RETURN_MS };
+}
+
+export function leaveSeat() {
+  state.takenOver = true;
+  state.seat = null;
+  state.host = false;
+  state.pending.clear();
+}
+
+// ---------------------------------------------------------------- the view's actions
+
+// "play R5 row2 p3" -> "row2"; "store G3 discard row0" -> "discard"; "refill row1" -> "row1"
+export function sourceOf(action) {
+  const w = action.split(" ");
+  if (w[0] === "play" || w[0] === "store") return w[2];
+  if (w[0] === "refill") return w[1];
+  if (w[0] === "turn" || w[0] === "recycle") return "hand";
+  return null;
+}
+
+export function targetOf(action) {
+  const w = action.split(" ");
+  if (w[0] === "play") return w[3] === "new" ? { kind: "new" } : { kind: "pile", id: Number(w[3].slice(1)) };
+  if (w[0] === "store") return { kind: "row", slot: w[3] };
+  return { kind: "self" };
+}
