@@ -21,7 +21,7 @@ from browser_support import (
     PHONE,
     LiveServer,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 
 @pytest.fixture(scope="module")
@@ -63,15 +63,25 @@ def _context(browser: Browser, viewport: dict[str, int], **options: object) -> B
 def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """``new_page(viewport=PHONE, locale=..., color_scheme=...)``: a page in its own context."""
     contexts: list[BrowserContext] = []
+    # Every page of every browser test is also a check of the
+    # Content-Security-Policy: anything it blocks fails the test.
+    blocked: list[str] = []
+
+    def watch(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
 
     def make(viewport: dict[str, int] = PHONE, **options: object) -> Page:
         context = _context(browser, viewport, **options)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", watch)
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert not blocked, f"the Content-Security-Policy blocked: {blocked}"
 
 
 @pytest.fixture

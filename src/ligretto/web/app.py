@@ -17,6 +17,7 @@ from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
 from ligretto.web.ratelimit import RateLimit
+from ligretto.web.security_headers import SecurityHeaders
 from ligretto.web.settings import Settings
 
 
@@ -56,8 +57,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Bodies are refused over 1 MiB (imports 8 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
-    # Outermost: a client over its limits is refused before anything runs.
+    # A client over its limits is refused before anything runs.
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())
+    # Outermost: every answer, refusals included, carries the security headers.
+    app.add_middleware(SecurityHeaders)
     app.include_router(api_router)
 
     install_pages(app)  # the Tafel pages (the start page is "/") and /static

@@ -8,6 +8,7 @@ global state, so concurrent requests in different languages never mix.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -55,6 +56,34 @@ def static_url(path: str) -> str:
     return f"{STATIC_PREFIX}/{path}?v={_static_version(path)}"
 
 
+IMPORTED_MODULES = (
+    "js/games.js",
+    "play/page.js",
+    "play/state.js",
+    "play/socket.js",
+    "play/board.js",
+    "play/lobby.js",
+    "play/input.js",
+    "play/scores.js",
+    "play/device.js",
+)
+"""Modules that other modules import (keep in step with the imports: a browser
+test checks that every script loads versioned)."""
+
+
+@cache
+def import_map() -> str:
+    """The pages' import map: each imported module at its versioned address.
+
+    The entry scripts get their version from :func:`static_url`; the map gives
+    the modules they import theirs, so after an update a browser never runs a
+    new entry with an old cached module. The text is the same on every page,
+    so the Content-Security-Policy allows it by its hash.
+    """
+    imports = {static_url(path).split("?")[0]: static_url(path) for path in IMPORTED_MODULES}
+    return json.dumps({"imports": imports}, separators=(",", ":"), sort_keys=True)
+
+
 @cache
 def environment(language: str) -> Environment:
     """The template environment speaking *language*."""
@@ -70,6 +99,7 @@ def environment(language: str) -> Environment:
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
     env.globals["static_url"] = static_url
+    env.globals["import_map"] = Markup(import_map())  # our own URLs, no "<" in them
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.
     env.globals["limits"] = limits
     # R5's points per stack card for the point previews (board.js), from rules.result.
