@@ -11,10 +11,8 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store.service import GameNotFoundError, StoredGame, TafelService
@@ -23,15 +21,9 @@ from ligretto.web.pages.messages import N_
 from ligretto.web.pages.numbers import whole_number
 from ligretto.web.pages.rendering import environment, gettext, render, request_language
 from ligretto.web.pages.view import BoardView, board_view
+from ligretto.web.qr import qr_svg
 
 router = APIRouter()
-
-
-def qr_svg(url: str) -> Markup:
-    """The QR code of *url* as inline SVG (dark on white, scales with its box)."""
-    code = segno.make(url, error="m")
-    svg: str = code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr-code")
-    return Markup(svg)
 
 
 def chart_description(language: str, board: BoardView) -> str:

@@ -30,7 +30,7 @@ from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import RuleOptions
-from ligretto.web.pages.board import qr_svg
+from ligretto.web.qr import qr_svg
 
 log = logging.getLogger(__name__)
 
