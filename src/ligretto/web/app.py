@@ -58,5 +58,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
 
     install_pages(app)  # the Tafel pages (the start page is "/") and /static
-    app.include_router(play_router)  # online play: /play, /api/tables, the WebSocket
+    app.include_router(play_router)  # online play: /play, the seat link, the WebSocket
     return app
