@@ -13,6 +13,7 @@ from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.limits import BodySizeLimit
+from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
@@ -52,7 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.hub = hub
     app.state.tafel = service
-    install_error_handlers(app)
+    # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
+    install_error_handlers(app, pages=ERROR_PAGES)
     # Bodies are refused over 1 MiB (imports 8 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     app.include_router(api_router)
