@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ligretto.live.table import TableSettings
+from ligretto.web.api.tables import router as tables_router
 from ligretto.web.play import router, start_tables, stop_tables
 
 from .wire import FAST
@@ -23,6 +24,7 @@ def make_app(settings: TableSettings = FAST) -> FastAPI:
         await stop_tables(app)
 
     app = FastAPI(lifespan=lifespan)
+    app.include_router(tables_router)  # POST /api/tables opens a table
     app.include_router(router)
     return app
 

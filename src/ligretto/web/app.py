@@ -13,6 +13,7 @@ from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.limits import BodySizeLimit
+from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
@@ -54,7 +55,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.hub = hub
     app.state.tafel = service
-    install_error_handlers(app)
+    # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
+    install_error_handlers(app, pages=ERROR_PAGES)
     # Bodies are refused over 1 MiB (imports 8 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.
@@ -64,5 +66,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_router)
 
     install_pages(app)  # the Tafel pages (the start page is "/") and /static
-    app.include_router(play_router)  # online play: /play, /api/tables, the WebSocket
+    app.include_router(play_router)  # online play: /play, the seat link, the WebSocket
     return app

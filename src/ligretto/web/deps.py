@@ -1,16 +1,23 @@
-"""Dependencies of the JSON API: the service, the edit token, the expected version.
+"""Dependencies of the JSON API and the pages: the service, the game, the edit token.
 
-They are ``async`` because they never block: FastAPI then runs them on the
-event loop instead of handing each one to a worker thread.
+``GameDep`` loads the game of the path's ``game_id`` (404 when there is none);
+``EditableGameDep`` also checks the path's edit ``token`` (403 when it is
+wrong). Both raise the store's errors, which the app answers as JSON under
+``/api/`` and as a page elsewhere (:func:`ligretto.web.api.errors.install_error_handlers`).
+
+They are ``async``: those that need the database hand only that call to a
+worker thread, the others never block and run on the event loop.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from starlette.concurrency import run_in_threadpool
 
-from ligretto.store import ChangeHub, TafelService
+from ligretto.store import ChangeHub, ForbiddenError, StoredGame, TafelService
 from ligretto.web.api.errors import ApiError
 
 
@@ -20,10 +27,40 @@ async def tafel_service(request: Request) -> TafelService:
     return service
 
 
+Service = Annotated[TafelService, Depends(tafel_service)]
+
+
 async def change_hub(request: Request) -> ChangeHub:
     """The app's live-update hub (``app.state.hub``)."""
     hub: ChangeHub = request.app.state.hub
     return hub
+
+
+async def stored_game(game_id: str, service: Service) -> StoredGame:
+    """The game with all its rounds; :class:`~ligretto.store.GameNotFoundError` (404) if none."""
+    return await run_in_threadpool(service.get_game, game_id)
+
+
+GameDep = Annotated[StoredGame, Depends(stored_game)]
+
+
+@dataclass(frozen=True, slots=True)
+class EditableGame:
+    """A game loaded through its edit link: the game and the token that was checked."""
+
+    stored: StoredGame
+    token: str
+
+
+async def editable_game(stored: GameDep, token: str, service: Service) -> EditableGame:
+    """The game of an edit link (``/g/{game_id}/edit/{token}``): loaded (404), token checked (403).
+
+    The check here only picks the page to show; every write checks the token
+    again in its own transaction.
+    """
+    if not await run_in_threadpool(service.check_token, stored.id, token):
+        raise ForbiddenError()
+    return EditableGame(stored, token)
 
 
 async def edit_token(
@@ -82,7 +119,7 @@ def edit_path(game_id: str, token: str) -> str:
     return f"/g/{game_id}/edit/{token}"
 
 
-Service = Annotated[TafelService, Depends(tafel_service)]
 Hub = Annotated[ChangeHub, Depends(change_hub)]
 EditToken = Annotated[str, Depends(edit_token)]
 ExpectedVersion = Annotated[int | None, Depends(expected_version)]
+EditableGameDep = Annotated[EditableGame, Depends(editable_game)]

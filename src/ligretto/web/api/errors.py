@@ -3,10 +3,15 @@
 Every error body is ``{"detail": <sentence>, "code": <machine code>, ...}``;
 Tafel errors add ``rule`` (T1–T6) and ``player``. 422 refused input, 403 no
 valid edit token, 404 unknown game or round, 409 stale version.
+
+The store's errors are raised by dependencies the pages share with the API
+(``ligretto.web.deps``): outside ``/api/`` they are answered by the page
+handlers given to :func:`install_error_handlers`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -20,6 +25,8 @@ from starlette.exceptions import HTTPException
 
 from ligretto.store import ForbiddenError, GameNotFoundError, VersionConflictError
 from ligretto.tafel import NoSuchRoundError, TafelError
+
+ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
 
 
 class ApiError(Exception):
@@ -44,6 +51,10 @@ class ApiError(Exception):
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"detail": message, "code": code, **extra}
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
 
 
 async def _api_error(_request: Request, exc: Exception) -> Response:
@@ -88,7 +99,7 @@ _NOT_JSON = "the body cannot be read as JSON"
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    if not request.url.path.startswith("/api/") or exc.status_code != 400:
+    if not _is_api(request) or exc.status_code != 400:
         return await http_exception_handler(request, exc)
     # FastAPI answers 400 when it cannot even decode the body (bytes that are
     # not UTF-8, a number too long to convert): to the API that is refused
@@ -118,7 +129,7 @@ def _whole_body_problem(request: Request, missing: bool) -> str:
 
 async def _invalid_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
-    if not request.url.path.startswith("/api/"):
+    if not _is_api(request):
         # The web pages keep FastAPI's own answer for their forms.
         return await request_validation_exception_handler(request, exc)
     errors = [
@@ -150,12 +161,32 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     )
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Answer every domain and store error with the API's error shape."""
+def _by_surface(api: ExceptionHandler, page: ExceptionHandler | None) -> ExceptionHandler:
+    """*api* under ``/api/``, *page* (if any) for the pages."""
+    if page is None:
+        return api
+
+    async def handle(request: Request, exc: Exception) -> Response:
+        return await (api if _is_api(request) else page)(request, exc)
+
+    return handle
+
+
+def install_error_handlers(
+    app: FastAPI, pages: Mapping[type[Exception], ExceptionHandler] | None = None
+) -> None:
+    """Answer every domain and store error with the API's error shape.
+
+    *pages* answers a store error outside ``/api/`` instead (a page, not JSON).
+    """
+    pages = pages or {}
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(TafelError, _tafel_error)
-    app.add_exception_handler(GameNotFoundError, _not_found)
-    app.add_exception_handler(ForbiddenError, _forbidden)
-    app.add_exception_handler(VersionConflictError, _conflict)
+    for error, handler in (
+        (GameNotFoundError, _not_found),
+        (ForbiddenError, _forbidden),
+        (VersionConflictError, _conflict),
+    ):
+        app.add_exception_handler(error, _by_surface(handler, pages.get(error)))
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _http_error)

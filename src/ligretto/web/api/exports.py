@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from typing import Any
+
+from fastapi import APIRouter, Response
 
 from ligretto.web.api.schemas import ERRORS
 from ligretto.web.deps import Service
@@ -22,10 +23,11 @@ def export_csv(game_id: str, service: Service) -> Response:
     )
 
 
-@router.get("/export.json", responses=ERRORS)
-def export_json(game_id: str, service: Service) -> JSONResponse:
+# No response model: the export is the Tafel's exchange format
+# (ligretto.tafel.exchange), answered as the domain wrote it, key for key.
+@router.get("/export.json", responses=ERRORS, response_model=None)
+def export_json(game_id: str, service: Service, response: Response) -> dict[str, Any]:
     """The whole game and its history; never the edit token."""
-    return JSONResponse(
-        service.export_json(game_id),
-        headers={"Content-Disposition": f'attachment; filename="tafel-{game_id}.json"'},
-    )
+    data = service.export_json(game_id)
+    response.headers["Content-Disposition"] = f'attachment; filename="tafel-{game_id}.json"'
+    return data

@@ -4,29 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Body, Request, Response
 
 from ligretto.store import CreatedGame
-from ligretto.web.api.responses import game_body, versioned, write_answer
+from ligretto.web.api.responses import created_out, game_out, set_version, write_out
 from ligretto.web.api.schemas import ERRORS, CreatedOut, GameIn, GameOut, WriteOut
-from ligretto.web.deps import EditToken, ExpectedVersion, Service, absolute, edit_path
+from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 
-def _created(request: Request, created: CreatedGame) -> JSONResponse:
+def _created(request: Request, response: Response, created: CreatedGame) -> CreatedOut:
     stored = created.stored
-    body = game_body(request, stored)
-    body["edit_token"] = created.edit_token
-    body["edit_url"] = absolute(request, edit_path(stored.id, created.edit_token))
-    response = versioned(body, stored.version, status_code=201)
+    set_version(response, stored.version)
     response.headers["Location"] = f"/api/games/{stored.id}"
-    return response
+    return created_out(request, created)
 
 
-@router.post("", status_code=201, response_model=CreatedOut, responses=ERRORS)
-def create_game(body: GameIn, service: Service, request: Request) -> JSONResponse:
+@router.post("", status_code=201, responses=ERRORS)
+def create_game(body: GameIn, service: Service, request: Request, response: Response) -> CreatedOut:
     """Create a game (T1). The answer holds the secret ``edit_token`` — only here."""
     created = service.create_game(
         body.players,
@@ -36,45 +32,52 @@ def create_game(body: GameIn, service: Service, request: Request) -> JSONRespons
         deck=body.deck,
         row_storage=body.row_storage,
     )
-    return _created(request, created)
+    return _created(request, response, created)
 
 
-@router.post("/import", status_code=201, response_model=CreatedOut, responses=ERRORS)
+@router.post("/import", status_code=201, responses=ERRORS)
 def import_game(
     data: Annotated[dict[str, Any], Body(description="a game from export.json")],
     service: Service,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> CreatedOut:
     """Import an export as a new game (new id and token); every round is checked again."""
-    return _created(request, service.import_game(data))
+    return _created(request, response, service.import_game(data))
 
 
-@router.get("/{game_id}", response_model=GameOut, responses=ERRORS)
-def get_game(game_id: str, service: Service, request: Request) -> JSONResponse:
+@router.get("/{game_id}", responses=ERRORS)
+def get_game(stored: GameDep, request: Request, response: Response) -> GameOut:
     """The whole game: every round, totals, ranking, status, winners. No token needed."""
-    stored = service.get_game(game_id)
-    return versioned(game_body(request, stored), stored.version)
+    set_version(response, stored.version)
+    return game_out(request, stored)
 
 
-@router.post("/{game_id}/finish", response_model=WriteOut, responses=ERRORS)
+@router.post("/{game_id}/finish", responses=ERRORS)
 def finish_game(
     game_id: str,
     service: Service,
     token: EditToken,
     version: ExpectedVersion,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> WriteOut:
     """Beenden (T5): no more rounds. Also ends a target game early."""
-    return write_answer(request, service.finish(game_id, token, expected_version=version))
+    result = service.finish(game_id, token, expected_version=version)
+    set_version(response, result.stored.version)
+    return write_out(request, result)
 
 
-@router.post("/{game_id}/score", response_model=WriteOut, responses=ERRORS)
+@router.post("/{game_id}/score", responses=ERRORS)
 def score_game(
     game_id: str,
     service: Service,
     token: EditToken,
     version: ExpectedVersion,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> WriteOut:
     """Werten (T5): the final ranking with the winner or winners (finishes first)."""
-    return write_answer(request, service.score(game_id, token, expected_version=version))
+    result = service.score(game_id, token, expected_version=version)
+    set_version(response, result.stored.version)
+    return write_out(request, result)

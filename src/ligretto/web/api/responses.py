@@ -1,29 +1,45 @@
-"""Building the API's JSON answers from stored games."""
+"""The API's answers built from stored games: the models of ``schemas``, and the ETag.
+
+The values come from the Tafel domain (:func:`ligretto.tafel.describe`, the
+shape of the exports too); the models define which of them the API answers
+with, and FastAPI serialises them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from fastapi import Request, Response
 
-from fastapi import Request
-from fastapi.responses import JSONResponse
-
-from ligretto.store import StoredGame, WriteResult
-from ligretto.web.deps import absolute, watch_path
+from ligretto.store import CreatedGame, StoredGame, WriteResult
+from ligretto.web.api.schemas import CreatedOut, GameOut, WriteOut
+from ligretto.web.deps import absolute, edit_path, watch_path
 
 
-def game_body(request: Request, stored: StoredGame, *, with_rounds: bool = True) -> dict[str, Any]:
-    body = stored.describe(with_rounds=with_rounds)
+def set_version(response: Response, version: int) -> None:
+    """Carry the game version as the answer's ETag (for If-Match, T6)."""
+    response.headers["ETag"] = f'"{version}"'
+
+
+def game_out(request: Request, stored: StoredGame) -> GameOut:
+    """The whole game with every round."""
+    body = stored.describe()
     body["watch_url"] = absolute(request, watch_path(stored.id))
-    return body
+    return GameOut.model_validate(body)
 
 
-def versioned(body: dict[str, Any], version: int, status_code: int = 200) -> JSONResponse:
-    """A JSON answer carrying the game version as its ETag (for If-Match)."""
-    return JSONResponse(body, status_code=status_code, headers={"ETag": f'"{version}"'})
+def created_out(request: Request, created: CreatedGame) -> CreatedOut:
+    """A new game with its secret edit token and edit link (the only answer that has them)."""
+    stored = created.stored
+    body = stored.describe()
+    body["watch_url"] = absolute(request, watch_path(stored.id))
+    body["edit_token"] = created.edit_token
+    body["edit_url"] = absolute(request, edit_path(stored.id, created.edit_token))
+    return CreatedOut.model_validate(body)
 
 
-def write_answer(request: Request, result: WriteResult, status_code: int = 200) -> JSONResponse:
+def write_out(request: Request, result: WriteResult) -> WriteOut:
     """The game without its rounds list, plus the round the write touched."""
-    body = game_body(request, result.stored, with_rounds=False)
+    stored = result.stored
+    body = stored.describe(with_rounds=False)
+    body["watch_url"] = absolute(request, watch_path(stored.id))
     body["round"] = result.describe_round()
-    return versioned(body, result.stored.version, status_code)
+    return WriteOut.model_validate(body)

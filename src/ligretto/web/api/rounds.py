@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Request, Response
 
 from ligretto.web.api.errors import ApiError
-from ligretto.web.api.responses import write_answer
+from ligretto.web.api.responses import set_version, write_out
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
-from ligretto.web.deps import EditToken, ExpectedVersion, Service
+from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
 
 
-@router.post("", status_code=201, response_model=WriteOut, responses=ERRORS)
+@router.post("", status_code=201, responses=ERRORS)
 def open_round(
     game_id: str,
     body: RoundOpenIn,
@@ -21,25 +20,26 @@ def open_round(
     token: EditToken,
     version: ExpectedVersion,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> WriteOut:
     """Save a new round with the stack counts only (T2); complete it with PUT."""
     result = service.open_round(game_id, token, body.stacks, expected_version=version)
-    response = write_answer(request, result, status_code=201)
+    set_version(response, result.stored.version)
     if result.round is not None:
         response.headers["Location"] = f"/api/games/{game_id}/rounds/{result.round.number}"
-    return response
+    return write_out(request, result)
 
 
-@router.get("/{n}", response_model=RoundOut, responses=ERRORS)
-def get_round(game_id: str, n: int, service: Service) -> JSONResponse:
+@router.get("/{n}", responses=ERRORS)
+def get_round(game_id: str, n: int, stored: GameDep, response: Response) -> RoundOut:
     """One round with its points and the running totals after it."""
-    stored = service.get_game(game_id)
+    del game_id  # declared for the order of the documented parameters; GameDep reads it
     rnd = stored.game.round(n)
-    body = stored.describe()["rounds"][rnd.number - 1]
-    return JSONResponse(body, headers={"ETag": f'"{stored.version}"'})
+    set_version(response, stored.version)
+    return RoundOut.model_validate(stored.describe()["rounds"][rnd.number - 1])
 
 
-@router.put("/{n}", response_model=WriteOut, responses=ERRORS)
+@router.put("/{n}", responses=ERRORS)
 def put_round(
     game_id: str,
     n: int,
@@ -48,7 +48,8 @@ def put_round(
     token: EditToken,
     version: ExpectedVersion,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> WriteOut:
     """``{"middle": …}`` completes the pending round (T3); with ``stacks`` and/or
     ``middle`` it corrects any round (T6). ``"confirm": true`` saves a round T3
     finds implausible."""
@@ -63,10 +64,11 @@ def put_round(
         confirm=body.confirm,
         expected_version=version,
     )
-    return write_answer(request, result)
+    set_version(response, result.stored.version)
+    return write_out(request, result)
 
 
-@router.delete("/{n}", response_model=WriteOut, responses=ERRORS)
+@router.delete("/{n}", responses=ERRORS)
 def delete_round(
     game_id: str,
     n: int,
@@ -74,7 +76,9 @@ def delete_round(
     token: EditToken,
     version: ExpectedVersion,
     request: Request,
-) -> JSONResponse:
+    response: Response,
+) -> WriteOut:
     """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
     result = service.remove_last_round(game_id, token, n, expected_version=version)
-    return write_answer(request, result)
+    set_version(response, result.stored.version)
+    return write_out(request, result)

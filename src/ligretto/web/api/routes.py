@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter
 
-from ligretto.web.api import events, exports, games, history, rounds
+from ligretto.web.api import events, exports, games, history, rounds, tables
 
 router = APIRouter()
-for _module in (games, rounds, history, exports, events):
+for _module in (games, rounds, history, exports, events, tables):
     router.include_router(_module.router)

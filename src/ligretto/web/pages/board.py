@@ -11,27 +11,27 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.service import GameNotFoundError, StoredGame, TafelService
+from ligretto.store import ForbiddenError, GameNotFoundError, StoredGame, TafelService
+from ligretto.web.api.errors import ExceptionHandler
 from ligretto.web.forms import whole_number
-from ligretto.web.pages.deps import Service, absolute, edit_path, watch_path
+from ligretto.web.pages.deps import (
+    EditableGameDep,
+    GameDep,
+    Service,
+    absolute,
+    edit_path,
+    watch_path,
+)
 from ligretto.web.pages.messages import N_
 from ligretto.web.pages.rendering import environment, gettext, render, request_language
 from ligretto.web.pages.view import BoardView, board_view
+from ligretto.web.qr import qr_svg
 
 router = APIRouter()
-
-
-def qr_svg(url: str) -> Markup:
-    """The QR code of *url* as inline SVG (dark on white, scales with its box)."""
-    code = segno.make(url, error="m")
-    svg: str = code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr-code")
-    return Markup(svg)
 
 
 def chart_description(language: str, board: BoardView) -> str:
@@ -94,7 +94,23 @@ def bad_link(request: Request, game_id: str) -> HTMLResponse:
     return render(request, "not_found.html", context, status_code=403)
 
 
+async def _not_found_page(request: Request, _exc: Exception) -> Response:
+    return not_found(request)
+
+
+async def _bad_link_page(request: Request, _exc: Exception) -> Response:
+    return bad_link(request, str(request.path_params.get("game_id", "")))
+
+
+ERROR_PAGES: dict[type[Exception], ExceptionHandler] = {
+    GameNotFoundError: _not_found_page,
+    ForbiddenError: _bad_link_page,
+}
+"""The pages' answers when ``GameDep``/``EditableGameDep`` find no game or a wrong link."""
+
+
 async def load_game(service: TafelService, game_id: str) -> StoredGame | None:
+    """The game, or None when it is gone (after a refused write, to show the fresh board)."""
     try:
         return await run_in_threadpool(service.get_game, game_id)
     except GameNotFoundError:
@@ -102,6 +118,7 @@ async def load_game(service: TafelService, game_id: str) -> StoredGame | None:
 
 
 async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
+    """Whether *token* is the game's edit token; False when there is no such game."""
     try:
         return await run_in_threadpool(service.check_token, game_id, token)
     except GameNotFoundError:
@@ -143,28 +160,18 @@ def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLRes
 
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
-async def watch_page(request: Request, game_id: str, service: Service) -> HTMLResponse:
-    stored = await load_game(service, game_id)
-    if stored is None:
-        return not_found(request)
+async def watch_page(request: Request, stored: GameDep) -> HTMLResponse:
     return board_page(request, stored, None)
 
 
 @router.get("/g/{game_id}/board", response_class=HTMLResponse)
-async def watch_fragment(request: Request, game_id: str, service: Service) -> Response:
-    stored = await load_game(service, game_id)
-    if stored is None:
-        return not_found(request)
+async def watch_fragment(request: Request, stored: GameDep) -> Response:
     return fragment(request, stored, None)
 
 
 @router.get("/g/{game_id}/edit/{token}", response_class=HTMLResponse)
-async def edit_page(request: Request, game_id: str, token: str, service: Service) -> HTMLResponse:
-    stored = await load_game(service, game_id)
-    if stored is None:
-        return not_found(request)
-    if not await token_ok(service, game_id, token):
-        return bad_link(request, game_id)
+async def edit_page(request: Request, editable: EditableGameDep) -> HTMLResponse:
+    stored, token = editable.stored, editable.token
     notice, number = _notice(request)
     if number is not None and number > len(stored.game.rounds):
         number = None  # the round is gone (removed on another phone)
@@ -192,10 +199,11 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
 
 
 @router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)
-async def edit_fragment(request: Request, game_id: str, token: str, service: Service) -> Response:
-    if not await token_ok(service, game_id, token):
-        return not_found(request)
-    stored = await load_game(service, game_id)
-    if stored is None:
+async def edit_fragment(
+    request: Request, stored: GameDep, token: str, service: Service
+) -> Response:
+    # A wrong link gets 404 here, not the edit page's 403 with the watch
+    # link: an open page's live update just stops.
+    if not await token_ok(service, stored.id, token):
         return not_found(request)
     return fragment(request, stored, token)

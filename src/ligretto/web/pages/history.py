@@ -11,9 +11,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.service import GameNotFoundError, HistoryEntry
-from ligretto.web.pages.board import bad_link, load_game, not_found, token_ok
-from ligretto.web.pages.deps import Service, edit_path, watch_path
+from ligretto.store import GameNotFoundError, HistoryEntry, StoredGame
+from ligretto.web.pages.board import not_found
+from ligretto.web.pages.deps import EditableGameDep, GameDep, Service, edit_path, watch_path
 from ligretto.web.pages.messages import N_
 from ligretto.web.pages.rendering import format_points, gettext, render, request_language
 
@@ -101,18 +101,16 @@ def history_lines(language: str, entries: Sequence[HistoryEntry]) -> list[Histor
     return lines
 
 
-async def _history(request: Request, service: Service, game_id: str, token: str | None) -> Response:
+async def _history(
+    request: Request, service: Service, stored: StoredGame, token: str | None
+) -> Response:
     """The history page; *token* None is the watchers' read-only copy (T6).
 
     The watch copy links back to the watch page and never carries the edit
     token or any edit control: anyone with the game id may read it, as the
     JSON ``GET /api/games/{id}/history`` already allows.
     """
-    stored = await load_game(service, game_id)
-    if stored is None:
-        return not_found(request)
-    if token is not None and not await token_ok(service, game_id, token):
-        return bad_link(request, game_id)
+    game_id = stored.id
     try:
         entries = await run_in_threadpool(service.history, game_id)
     except GameNotFoundError:
@@ -132,10 +130,10 @@ async def _history(request: Request, service: Service, game_id: str, token: str 
 
 
 @router.get("/g/{game_id}/history", response_class=HTMLResponse)
-async def watch_history_page(request: Request, game_id: str, service: Service) -> Response:
-    return await _history(request, service, game_id, None)
+async def watch_history_page(request: Request, stored: GameDep, service: Service) -> Response:
+    return await _history(request, service, stored, None)
 
 
 @router.get("/g/{game_id}/edit/{token}/history", response_class=HTMLResponse)
-async def history_page(request: Request, game_id: str, token: str, service: Service) -> Response:
-    return await _history(request, service, game_id, token)
+async def history_page(request: Request, editable: EditableGameDep, service: Service) -> Response:
+    return await _history(request, service, editable.stored, editable.token)

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ligretto.store.service import (
+from ligretto.store import (
     ForbiddenError,
     GameNotFoundError,
     StoredGame,
@@ -28,8 +28,8 @@ from ligretto.store.service import (
 from ligretto.tafel import Code, ImplausibleRoundError, TafelError
 from ligretto.tafel.limits import STACK_CARDS, middle_limit
 from ligretto.web.forms import whole_number
-from ligretto.web.pages.board import bad_link, board_page, load_game, not_found, token_ok
-from ligretto.web.pages.deps import Service, edit_path
+from ligretto.web.pages.board import bad_link, board_page, load_game, not_found
+from ligretto.web.pages.deps import EditableGame, EditableGameDep, Service, edit_path
 from ligretto.web.pages.messages import N_, implausible_details, refusal
 from ligretto.web.pages.rendering import gettext, render, request_language
 from ligretto.web.pages.view import board_view
@@ -154,22 +154,10 @@ async def _attempt(
     return RedirectResponse(done, status_code=303)
 
 
-async def _load_for_edit(
-    request: Request, service: Service, game_id: str, token: str
-) -> StoredGame | Response:
-    if not await token_ok(service, game_id, token):
-        stored = await load_game(service, game_id)
-        return not_found(request) if stored is None else bad_link(request, game_id)
-    stored = await load_game(service, game_id)
-    return not_found(request) if stored is None else stored
-
-
 @router.post("/g/{game_id}/edit/{token}/stacks", response_model=None)
-async def save_stacks(request: Request, game_id: str, token: str, service: Service) -> Response:
+async def save_stacks(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """T2: the stacks first; the caller's stack is 0."""
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
     language = request_language(request)
     data = await request.form()
     players = loaded.game.players
@@ -198,11 +186,9 @@ async def save_stacks(request: Request, game_id: str, token: str, service: Servi
 
 
 @router.post("/g/{game_id}/edit/{token}/middle", response_model=None)
-async def save_middle(request: Request, game_id: str, token: str, service: Service) -> Response:
+async def save_middle(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """T3: then the middle; the points follow (R5). Implausible rounds need a confirmation."""
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
     language = request_language(request)
     data = await request.form()
     game = loaded.game
@@ -268,12 +254,10 @@ def _round_page(
 
 @router.get("/g/{game_id}/edit/{token}/rounds/{number}", response_class=HTMLResponse)
 async def round_page(
-    request: Request, game_id: str, token: str, number: int, service: Service
+    request: Request, editable: EditableGameDep, number: int, service: Service
 ) -> Response:
     """T6: correct any round, or remove the last one."""
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+    loaded, token = editable.stored, editable.token
     if not 1 <= number <= len(loaded.game.rounds):
         return not_found(request)
     return _round_page(request, loaded, token, number)
@@ -281,11 +265,9 @@ async def round_page(
 
 @router.post("/g/{game_id}/edit/{token}/rounds/{number}", response_model=None)
 async def correct_round(
-    request: Request, game_id: str, token: str, number: int, service: Service
+    request: Request, editable: EditableGameDep, number: int, service: Service
 ) -> Response:
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
     if not 1 <= number <= len(loaded.game.rounds):
         return not_found(request)
     language = request_language(request)
@@ -340,11 +322,9 @@ async def correct_round(
 
 @router.post("/g/{game_id}/edit/{token}/rounds/{number}/remove", response_model=None)
 async def remove_round(
-    request: Request, game_id: str, token: str, number: int, service: Service
+    request: Request, editable: EditableGameDep, number: int, service: Service
 ) -> Response:
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
     data = await request.form()
     return await _attempt(
         request,
@@ -357,12 +337,8 @@ async def remove_round(
     )
 
 
-async def _end(
-    request: Request, game_id: str, token: str, service: Service, action: str
-) -> Response:
-    loaded = await _load_for_edit(request, service, game_id, token)
-    if isinstance(loaded, Response):
-        return loaded
+async def _end(request: Request, editable: EditableGame, service: Service, action: str) -> Response:
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
     data = await request.form()
     version = _version(data)
     write = service.finish if action == "finish" else service.score
@@ -382,12 +358,12 @@ async def _end(
 
 
 @router.post("/g/{game_id}/edit/{token}/finish", response_model=None)
-async def finish(request: Request, game_id: str, token: str, service: Service) -> Response:
+async def finish(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """Beenden (T5): no more rounds."""
-    return await _end(request, game_id, token, service, "finish")
+    return await _end(request, editable, service, "finish")
 
 
 @router.post("/g/{game_id}/edit/{token}/score", response_model=None)
-async def score(request: Request, game_id: str, token: str, service: Service) -> Response:
+async def score(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """Werten (T5): the final ranking with the winner or winners."""
-    return await _end(request, game_id, token, service, "score")
+    return await _end(request, editable, service, "score")

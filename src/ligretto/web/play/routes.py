@@ -23,7 +23,6 @@ from ligretto.live.protocol import (
     Reason,
     Refused,
     Strategy,
-    TableInfo,
     parse_client_message,
 )
 from ligretto.live.registry import TableRegistry
@@ -31,7 +30,7 @@ from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
-from ligretto.web.pages.board import qr_svg
+from ligretto.web.qr import qr_svg
 
 log = logging.getLogger(__name__)
 
@@ -145,16 +144,6 @@ class CreateTable(BaseModel):
         return self
 
 
-class TableCreated(BaseModel):
-    code: str
-    host_token: str
-    seat: int | None
-    page_url: str
-    invite_url: str
-    ws_url: str
-    table: TableInfo
-
-
 def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
     """Create a table from a validated spec and seat its host and bots."""
     return registry.create(
@@ -164,35 +153,6 @@ def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
         host_name=spec.name or None,
         bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
     )
-
-
-@router.post("/api/tables", status_code=201, tags=["online play"])
-async def post_table(spec: CreateTable, request: Request) -> TableCreated:
-    """Open a table; the answer holds the host's secret token and the invite link."""
-    try:
-        table = create_table(registry_of(request.app), spec)
-    except RuntimeError as exc:
-        raise HTTPException(503, str(exc)) from None
-    base = str(request.base_url).rstrip("/")
-    ws_base = "ws" + base[4:] if base.startswith("http") else base
-    return TableCreated(
-        code=table.code,
-        host_token=table.host_token,
-        seat=0 if spec.name else None,
-        page_url=f"{base}/play/{table.code}",
-        invite_url=f"{base}/play/{table.code}",
-        ws_url=f"{ws_base}/play/{table.code}/ws",
-        table=table.info(),
-    )
-
-
-@router.get("/api/tables/{code}", tags=["online play"])
-async def get_table(code: str, request: Request) -> TableInfo:
-    """A table's seats and phase, as anyone at it may see them."""
-    table = registry_of(request.app).get(code)
-    if table is None:
-        raise HTTPException(404, "no table with this code")
-    return table.info()
 
 
 class SeatLinkIn(BaseModel):

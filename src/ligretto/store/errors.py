@@ -1,0 +1,34 @@
+"""The store's own errors; the domain's refusals are :class:`ligretto.tafel.TafelError`."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of the store's own errors (the domain's are ``TafelError``)."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No game has this id."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__("there is no game with this id")
+        self.game_id = game_id
+
+
+class ForbiddenError(StoreError, PermissionError):
+    """The edit token is missing or wrong."""
+
+    def __init__(self) -> None:
+        super().__init__("this needs the game's edit link (a valid edit token)")
+
+
+class VersionConflictError(StoreError):
+    """The write was based on an old version: another phone changed the game first."""
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            f"the game was changed meanwhile (version {current}, this change was based on "
+            f"version {expected}); reload and enter it again"
+        )
+        self.expected = expected
+        self.current = current

@@ -1,0 +1,210 @@
+"""The SQL of the Tafel: read a game with its rounds, insert one, write a round,
+move the game row to a new version, append to its history (T6).
+
+Functions of an open connection; the caller owns the transaction (one per
+user action, see :mod:`ligretto.store.service`). A round's counts are JSON
+arrays in seating order; totals are never stored, they follow from the rounds.
+Every read raises :class:`GameNotFoundError` for an unknown id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from ligretto.store.cache import CachedGame
+from ligretto.store.changes import Change, RoundOp
+from ligretto.store.errors import GameNotFoundError
+from ligretto.store.models import EventRow, GameRow, RoundRow
+from ligretto.store.results import HistoryEntry, StoredGame
+from ligretto.store.tokens import is_game_id
+from ligretto.tafel import Game, Round
+
+Lock = Literal["share", "update"]
+"""``update`` for writes (``FOR UPDATE``); ``share`` keeps writers out while reading."""
+
+
+def read_game(
+    conn: Connection,
+    game_id: str,
+    *,
+    lock: Lock | None,
+    cached: CachedGame | None = None,
+) -> tuple[StoredGame, str]:
+    """The game and its token hash; with ``cached`` at the stored version, skip its rounds."""
+    _check_id(game_id)
+    query = select(GameRow).where(GameRow.id == game_id)
+    if lock == "update":
+        query = query.with_for_update()
+    elif lock == "share":
+        query = query.with_for_update(read=True)
+    row = conn.execute(query).one_or_none()
+    if row is None:
+        raise GameNotFoundError(game_id)
+    if cached is not None and cached.version == row.version:
+        game = cached.game.copy()  # the cached game itself is never changed
+    else:
+        game = Game.restore(
+            json.loads(row.players),
+            mode=row.mode,
+            target=row.target,
+            agreed_rounds=row.agreed_rounds,
+            deck=row.deck,
+            row_storage=row.row_storage,
+            rounds=read_rounds(conn, game_id),
+            closed=row.closed,
+            scored=row.scored,
+        )
+    stored = StoredGame(row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at))
+    return stored, row.token_hash
+
+
+def read_rounds(conn: Connection, game_id: str) -> list[Round]:
+    """Every round of the game, in order, with one query."""
+    rows = conn.execute(
+        select(RoundRow.n, RoundRow.stacks, RoundRow.middle, RoundRow.confirmed)
+        .where(RoundRow.game_id == game_id)
+        .order_by(RoundRow.n)
+    ).all()
+    return [
+        Round(
+            r.n,
+            tuple(json.loads(r.stacks)),
+            None if r.middle is None else tuple(json.loads(r.middle)),
+            r.confirmed,
+        )
+        for r in rows
+    ]
+
+
+def read_version(conn: Connection, game_id: str) -> int:
+    """The game's current version, from its row alone."""
+    _check_id(game_id)
+    version = conn.execute(
+        select(GameRow.version).where(GameRow.id == game_id)
+    ).scalar_one_or_none()
+    if version is None:
+        raise GameNotFoundError(game_id)
+    return version
+
+
+def read_token_hash(conn: Connection, game_id: str) -> str:
+    """The stored hash of the game's edit token."""
+    _check_id(game_id)
+    token_hash = conn.execute(
+        select(GameRow.token_hash).where(GameRow.id == game_id)
+    ).scalar_one_or_none()
+    if token_hash is None:
+        raise GameNotFoundError(game_id)
+    return token_hash
+
+
+def read_history(conn: Connection, game_id: str) -> list[HistoryEntry]:
+    """Every change of the game, oldest first (T6)."""
+    _check_id(game_id)
+    exists = conn.execute(select(GameRow.id).where(GameRow.id == game_id)).first()
+    if exists is None:
+        raise GameNotFoundError(game_id)
+    rows = conn.execute(
+        select(EventRow.version, EventRow.at, EventRow.action, EventRow.round_n, EventRow.detail)
+        .where(EventRow.game_id == game_id)
+        .order_by(EventRow.id)
+    ).all()
+    return [
+        HistoryEntry(r.version, _aware(r.at), r.action, r.round_n, json.loads(r.detail))
+        for r in rows
+    ]
+
+
+def insert_game(conn: Connection, game_id: str, token_hash: str, game: Game, now: datetime) -> None:
+    """The game row at version 1 and, for an import, all its rounds at once."""
+    conn.execute(
+        insert(GameRow).values(
+            id=game_id,
+            token_hash=token_hash,
+            players=json.dumps(list(game.players)),
+            mode=game.mode.value,
+            target=game.target,
+            agreed_rounds=game.agreed_rounds,
+            deck=game.deck.value,
+            row_storage=game.row_storage,
+            closed=game.closed,
+            scored=game.scored,
+            version=1,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    if game.rounds:
+        conn.execute(insert(RoundRow), [_round_row(game_id, rnd, now) for rnd in game.rounds])
+
+
+def write_round(conn: Connection, game_id: str, rnd: Round, op: RoundOp, now: datetime) -> None:
+    """Insert, update or delete the one round row an action touched (a round is saved whole)."""
+    if op == "insert":
+        conn.execute(insert(RoundRow).values(_round_row(game_id, rnd, now)))
+    elif op == "update":
+        conn.execute(
+            update(RoundRow)
+            .where(RoundRow.game_id == game_id, RoundRow.n == rnd.number)
+            .values(_round_counts(rnd, now))
+        )
+    else:
+        conn.execute(delete(RoundRow).where(RoundRow.game_id == game_id, RoundRow.n == rnd.number))
+
+
+def update_game(conn: Connection, game_id: str, version: int, game: Game, now: datetime) -> None:
+    """Move the game row to *version*, with the game's Beenden/Werten state (T5)."""
+    conn.execute(
+        update(GameRow)
+        .where(GameRow.id == game_id)
+        .values(version=version, closed=game.closed, scored=game.scored, updated_at=now)
+    )
+
+
+def append_history(
+    conn: Connection, game_id: str, version: int, now: datetime, change: Change
+) -> None:
+    """One history row for the change that made *version* (T6)."""
+    conn.execute(
+        insert(EventRow).values(
+            game_id=game_id,
+            version=version,
+            at=now,
+            action=change.action,
+            round_n=None if change.round is None else change.round.number,
+            detail=json.dumps(change.detail, ensure_ascii=False),
+        )
+    )
+
+
+def _round_row(game_id: str, rnd: Round, now: datetime) -> dict[str, Any]:
+    return {"game_id": game_id, "n": rnd.number, **_round_counts(rnd, now)}
+
+
+def _round_counts(rnd: Round, now: datetime) -> dict[str, Any]:
+    return {
+        "stacks": _dump(rnd.stacks),
+        "middle": None if rnd.middle is None else _dump(rnd.middle),
+        "confirmed": rnd.confirmed,
+        "updated_at": now,
+    }
+
+
+def _check_id(game_id: object) -> None:
+    if not is_game_id(game_id):
+        raise GameNotFoundError(str(game_id))
+
+
+def _dump(values: Sequence[int]) -> str:
+    return json.dumps(list(values), separators=(",", ":"))
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite gives naive datetimes back; everything is stored in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,0 +1,85 @@
+"""What the store hands out: a stored game, a new game, a write's result, a history entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ligretto.tafel import Game, Round, describe_round
+from ligretto.tafel.exchange import game_record
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored: its id and version around the domain object."""
+
+    id: str
+    version: int
+    game: Game
+    created_at: datetime
+    updated_at: datetime
+
+    def describe(self, *, with_rounds: bool = True) -> dict[str, Any]:
+        """JSON-ready data: ``id``, ``version``, timestamps and :func:`ligretto.tafel.describe`."""
+        return game_record(
+            self.game,
+            game_id=self.id,
+            version=self.version,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+            with_rounds=with_rounds,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game and its secret edit token (shown once; only its hash is stored)."""
+
+    stored: StoredGame
+    edit_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """The game after a write, and the round it touched (if any)."""
+
+    stored: StoredGame
+    round: Round | None = None
+
+    def describe_round(self) -> dict[str, Any] | None:
+        """The touched round as :func:`ligretto.tafel.describe_round` data, or None.
+
+        A removed round has no running totals any more (T6); nor has a pending one.
+        """
+        if self.round is None:
+            return None
+        game = self.stored.game
+        totals = None
+        if self.round.complete and self.round.number <= len(game.rounds):
+            if self.round.number == game.complete_rounds:
+                totals = game.totals  # the usual case, without a second pass
+            else:
+                totals = game.running_totals()[self.round.number - 1]
+        return describe_round(game, self.round, totals)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One recorded change (T6)."""
+
+    version: int
+    at: datetime
+    action: str
+    round: int | None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data, as in the API's history and the JSON export."""
+        return {
+            "version": self.version,
+            "at": self.at.isoformat(),
+            "action": self.action,
+            "round": self.round,
+            "detail": self.detail,
+        }

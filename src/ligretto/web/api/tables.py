@@ -1,0 +1,54 @@
+"""``/api/tables``: open a table of online play and read its seats (docs/protocol.md).
+
+The table itself lives in ``ligretto.live``; how a spec becomes a table
+(host and bots seated) is shared with the play pages' form.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel
+
+from ligretto.live.protocol import TableInfo
+from ligretto.web.play.routes import CreateTable, create_table, registry_of
+
+router = APIRouter(prefix="/api/tables", tags=["online play"])
+
+
+class TableCreated(BaseModel):
+    code: str
+    host_token: str
+    seat: int | None
+    page_url: str
+    invite_url: str
+    ws_url: str
+    table: TableInfo
+
+
+@router.post("", status_code=201)
+async def post_table(spec: CreateTable, request: Request) -> TableCreated:
+    """Open a table; the answer holds the host's secret token and the invite link."""
+    try:
+        table = create_table(registry_of(request.app), spec)
+    except RuntimeError as exc:
+        raise HTTPException(503, str(exc)) from None
+    base = str(request.base_url).rstrip("/")
+    ws_base = "ws" + base[4:] if base.startswith("http") else base
+    return TableCreated(
+        code=table.code,
+        host_token=table.host_token,
+        seat=0 if spec.name else None,
+        page_url=f"{base}/play/{table.code}",
+        invite_url=f"{base}/play/{table.code}",
+        ws_url=f"{ws_base}/play/{table.code}/ws",
+        table=table.info(),
+    )
+
+
+@router.get("/{code}")
+async def get_table(code: str, request: Request) -> TableInfo:
+    """A table's seats and phase, as anyone at it may see them."""
+    table = registry_of(request.app).get(code)
+    if table is None:
+        raise HTTPException(404, "no table with this code")
+    return table.info()

@@ -1,0 +1,13 @@
+"""QR codes of links, as inline SVG: the Tafel's watch link and the seat link of online play."""
+
+from __future__ import annotations
+
+import segno
+from markupsafe import Markup
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of *url* as inline SVG (dark on white, scales with its box)."""
+    code = segno.make(url, error="m")
+    svg: str = code.svg_inline(scale=4, border=2, omitsize=True, svgclass="qr-code")
+    return Markup(svg)
