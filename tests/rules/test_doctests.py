@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "options", "result", "round"]  # the modules whose docstrings have examples
+# the modules whose docstrings have examples
+MODULES = ["cards", "interning", "layout", "options", "result", "round"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -40,16 +40,10 @@ from ligretto.rules.events import (
     RoundEnded,
     RowRefilled,
 )
+from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, points
-from ligretto.rules.round import (
-    RESHUFFLE_ATTEMPTS,
-    SNAPSHOT_FORMAT,
-    STACK_SIZE,
-    Round,
-    cycle_tops,
-    row_size,
-)
+from ligretto.rules.round import RESHUFFLE_ATTEMPTS, SNAPSHOT_FORMAT, Round, cycle_tops
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 __all__ = [

@@ -47,27 +47,29 @@ from ligretto.rules.errors import (
     RuleError,
 )
 from ligretto.rules.events import (
-    CardPlayed,
     CardStored,
-    CardsTurned,
     Deadlock,
     Event,
     LigrettoStop,
     PileClosed,
-    PileOpened,
     Recycled,
     Reshuffled,
     RoundEnded,
-    RowRefilled,
 )
+from ligretto.rules.interning import REFILLS as _REFILLS
+from ligretto.rules.interning import play as _play
+from ligretto.rules.interning import played as _played
+from ligretto.rules.interning import refilled as _refilled
+from ligretto.rules.interning import store as _store
+from ligretto.rules.interning import turned as _turned
+from ligretto.rules.layout import PACKET, STACK_SIZE, row_size
+from ligretto.rules.layout import SRC_DISCARD as _DISCARD
+from ligretto.rules.layout import SRC_STACK as _STACK
+from ligretto.rules.layout import storable as _storable
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, points
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
-#: R2: ten cards in the Ligretto stack.
-STACK_SIZE = 10
-#: R3: cards are turned over three at a time.
-PACKET = 3
 #: R4 ``reshuffle``: how often one deadlock may reshuffle before the table
 #: gives up. With ``recycle_shuffle=False`` a fitting card can stay hidden by
 #: the turning cycle after a reshuffle; each attempt shows it with a chance of
@@ -75,82 +77,6 @@ PACKET = 3
 RESHUFFLE_ATTEMPTS = 64
 
 SNAPSHOT_FORMAT = "ligretto.round/1"
-
-# Internal source numbers: row positions are 0–4.
-_STACK = 5
-_DISCARD = 6
-_SOURCES = {Source.STACK: _STACK, Source.DISCARD: _DISCARD}
-
-
-def row_size(players: int) -> int:
-    """R2: five row cards with 2 players, four with 3, three with 4 or more."""
-    return 5 if players == 2 else 4 if players == 3 else 3
-
-
-# Actions and events are immutable values, so one object per distinct value
-# is shared by every round: building a frozen dataclass costs far more than a
-# dict lookup, and legal_actions/apply are the simulator's inner loop.
-_PLAYS: dict[tuple[DeckKind, int, int, int], Play] = {}
-_STORES: dict[tuple[DeckKind, int, int, int], Store] = {}
-_REFILLS = tuple(Refill(slot) for slot in range(5))
-
-
-def _play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
-    """The interned ``Play``; ``pile == -1`` opens a new pile."""
-    key = (deck, code, src, pile)
-    action = _PLAYS.get(key)
-    if action is None:
-        card = CARDS[deck][code]
-        if src < _STACK:
-            action = Play(card, Source.ROW, src, None if pile < 0 else pile)
-        else:
-            source = Source.STACK if src == _STACK else Source.DISCARD
-            action = Play(card, source, None, None if pile < 0 else pile)
-        _PLAYS[key] = action
-    return action
-
-
-def _store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
-    key = (deck, code, src, slot)
-    action = _STORES.get(key)
-    if action is None:
-        source = Source.STACK if src == _STACK else Source.DISCARD
-        action = _STORES[key] = Store(CARDS[deck][code], source, slot)
-    return action
-
-
-# Events are immutable too; the frequent ones are interned the same way.
-_EVENTS: dict[tuple[object, ...], Event] = {}
-
-
-def _played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bool) -> Event:
-    key = (deck, seat, code, src, pile, opened)
-    event = _EVENTS.get(key)
-    if event is None:
-        card = CARDS[deck][code]
-        if src < _STACK:
-            source, slot = Source.ROW, src
-        else:
-            source, slot = (Source.STACK if src == _STACK else Source.DISCARD), None
-        cls = PileOpened if opened else CardPlayed
-        event = _EVENTS[key] = cls(seat, card, source, slot, pile)
-    return event
-
-
-def _turned(deck: DeckKind, seat: int, count: int, code: int) -> Event:
-    key = (deck, seat, count, code)
-    event = _EVENTS.get(key)
-    if event is None:
-        event = _EVENTS[key] = CardsTurned(seat, count, CARDS[deck][code])
-    return event
-
-
-def _refilled(deck: DeckKind, seat: int, slot: int, code: int) -> Event:
-    key = (deck, seat, slot, code, "refill")
-    event = _EVENTS.get(key)
-    if event is None:
-        event = _EVENTS[key] = RowRefilled(seat, slot, CARDS[deck][code])
-    return event
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -165,11 +91,6 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def _storable(code: int, onto: int) -> bool:
-    """R6: strictly lower value and a different colour than the card beneath."""
-    return code % 10 < onto % 10 and code // 10 != onto // 10
 
 
 def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
