@@ -19,6 +19,7 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, Colour, DeckKind, deck_colours
+from ligretto.rules.deadlock import cycle_tops
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -43,7 +44,7 @@ from ligretto.rules.events import (
 from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, points
-from ligretto.rules.round import RESHUFFLE_ATTEMPTS, SNAPSHOT_FORMAT, Round, cycle_tops
+from ligretto.rules.round import RESHUFFLE_ATTEMPTS, SNAPSHOT_FORMAT, Round
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 __all__ = [

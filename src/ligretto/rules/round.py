@@ -39,6 +39,8 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
+from ligretto.rules.deadlock import is_deadlocked as _is_deadlocked
+from ligretto.rules.deadlock import reshuffle_can_help
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -91,36 +93,6 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
-    """Every card that turning without shuffling can bring to the discard top.
-
-    ``hand`` and ``discard`` list their cards bottom to top. First the rest
-    of the current pass: each packet of three (fewer at the end) is flipped,
-    so the packet's third card lands on top. Then the discard pile is picked
-    up in order (R3 ``recycle_shuffle=False``) and every later pass is the
-    same: reading the pile as the turning order h1, h2 …, hm, the tops are
-    h3, h6, … and hm. After the first recycling the cycle repeats exactly,
-    so these are all the cards that can ever come up.
-    """
-    # Packets are taken from the end of ``hand`` (its top) and each is
-    # flipped, so one pass lays the hand onto the discard pile in reverse:
-    # the turning order of every later pass is discard + reversed(hand).
-    # This order does not change by turning or recycling, only when a card
-    # leaves the hand or discard pile.
-    order = [*discard, *hand[::-1]]
-    tops = order[2::PACKET]
-    if order:
-        tops.append(order[-1])
-    if discard:
-        tops.append(discard[-1])
-    # The rest of the current pass: the packets end at hand[len − 3],
-    # hand[len − 6] … and the last (maybe shorter) one at hand[0].
-    tops.extend(hand[-PACKET::-PACKET])
-    if hand:
-        tops.append(hand[0])
-    return tops
 
 
 class Round:
@@ -705,61 +677,11 @@ class Round:
 
     # -------------------------------------------------------------- deadlock
 
-    def _fits(self, code: int) -> bool:
-        return self._fitting[code]
-
-    def _reachable(self, seat: int) -> list[int]:
-        """Hand and discard cards that turning can bring to the discard top (R4)."""
-        if self._shuffle_recycled:
-            # Shuffled recycling can bring any of them up.
-            return self._hand[seat][::-1] + self._discard[seat]
-        return cycle_tops(self._hand[seat], self._discard[seat])
-
-    def _can_store(self, seat: int, code: int) -> bool:
-        return any(cell and _storable(code, cell[-1]) for cell in self._row[seat])
-
     def is_deadlocked(self) -> bool:
         """R4: no seat has a playable card among row tops, stack top, discard
-        top and every card further turning (and recycling) can bring up.
-
-        Refilling a gap by hand (manual refill) and, with R6, putting a card
-        into the row also count as playing: they move a card on, and the
-        stack cards they uncover may fit.
-        """
-        if self._over:
-            return False
-        if self._fit:
-            if self._shuffle_recycled:
-                return False
-            # Without shuffling only the turning cycle's tops count; the
-            # slicing and map() keep this loop in C for the most part.
-            if self._open_fit:
-                return False  # a row top or stack top fits
-            fitting = self._fitting.__getitem__
-            for seat in range(self._players):
-                if any(map(fitting, cycle_tops(self._hand[seat], self._discard[seat]))):
-                    return False
-        if not self._auto_refill:
-            for seat in range(self._players):
-                if self._stack[seat] and not all(self._row[seat]):
-                    return False
-        if self._storage:
-            for seat in range(self._players):
-                stack = self._stack[seat]
-                candidates = self._reachable(seat)
-                if stack:
-                    candidates.append(stack[-1])
-                if any(self._can_store(seat, c) for c in candidates):
-                    return False
-        return True
-
-    def _reshuffle_can_help(self) -> bool:
-        """R4: some hand or discard card fits the middle (or, R6, the own row)."""
-        for seat in range(self._players):
-            for c in self._hand[seat] + self._discard[seat]:
-                if self._fits(c) or (self._storage and self._can_store(seat, c)):
-                    return True
-        return False
+        top and every card further turning (and recycling) can bring up
+        (see :func:`ligretto.rules.deadlock.is_deadlocked`)."""
+        return _is_deadlocked(self)
 
     def _settle_deadlock(self, events: list[Event]) -> None:
         """After every action: detect a deadlock and resolve it per the option (R4).
@@ -769,13 +691,13 @@ class Round:
         reshuffle, and every card moves at most twice, so a round has at most
         ``2 × 40 × players + 1`` reshuffles.
         """
-        if (self._fit and self._shuffle_recycled) or not self.is_deadlocked():
+        if (self._fit and self._shuffle_recycled) or not _is_deadlocked(self):
             return
         events.append(Deadlock())
         if (
             self._options.deadlock == "reshuffle"
             and self._moves != self._reshuffle_mark
-            and self._reshuffle_can_help()
+            and reshuffle_can_help(self)
         ):
             self._reshuffles += 1
             self._reshuffle_mark = self._moves
@@ -788,7 +710,7 @@ class Round:
                     self._discard[seat] = []
                 self._seat_views = [None] * self._players
                 self._seats_view = None
-                if not self.is_deadlocked():
+                if not _is_deadlocked(self):
                     return
         self._over = True
         self._deadlock = True
