@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 # the modules whose docstrings have examples
-MODULES = ["cards", "deadlock", "interning", "layout", "options", "result", "round"]
+MODULES = ["cards", "deadlock", "interning", "layout", "options", "result", "round", "snapshot"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -44,7 +44,8 @@ from ligretto.rules.events import (
 from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, points
-from ligretto.rules.round import RESHUFFLE_ATTEMPTS, SNAPSHOT_FORMAT, Round
+from ligretto.rules.round import RESHUFFLE_ATTEMPTS, Round
+from ligretto.rules.snapshot import SNAPSHOT_FORMAT
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 __all__ = [

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ligretto.rules.actions import (
@@ -70,6 +70,8 @@ from ligretto.rules.layout import SRC_STACK as _STACK
 from ligretto.rules.layout import storable as _storable
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.snapshot import restore as _restore
+from ligretto.rules.snapshot import snapshot as _snapshot
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 #: R4 ``reshuffle``: how often one deadlock may reshuffle before the table
@@ -77,8 +79,6 @@ from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 #: the turning cycle after a reshuffle; each attempt shows it with a chance of
 #: at least 1/3, so 64 attempts fail with probability below 1e-11.
 RESHUFFLE_ATTEMPTS = 64
-
-SNAPSHOT_FORMAT = "ligretto.round/1"
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -850,45 +850,13 @@ class Round:
         return other
 
     def snapshot(self) -> dict[str, Any]:
-        """The full state as plain JSON-ready data (see docs/rules-engine.md).
+        """The full state as plain JSON-ready data (see docs/rules-engine.md
+        and :func:`ligretto.rules.snapshot.snapshot`).
 
         Every pile lists its cards bottom to top, so the last card is the
         top (for the hand: the next card to be turned).
         """
-        cards = self._cards
-
-        def texts(codes: Iterable[int]) -> list[str]:
-            return [str(cards[c]) for c in codes]
-
-        return {
-            "format": SNAPSHOT_FORMAT,
-            "players": self._players,
-            "seed": self._seed,
-            "options": self._options.to_dict(),
-            "seats": [
-                {
-                    "stack": texts(self._stack[s]),
-                    "row": [texts(cell) for cell in self._row[s]],
-                    "hand": texts(self._hand[s]),
-                    "discard": texts(self._discard[s]),
-                }
-                for s in range(self._players)
-            ],
-            "middle": [
-                {
-                    "id": pile,
-                    "cards": [{"card": str(cards[e & 63]), "owner": e >> 6} for e in entries],
-                }
-                for pile, entries in enumerate(self._piles)
-            ],
-            "over": self._over,
-            "caller": self._caller,
-            "deadlock": self._deadlock,
-            "reshuffles": self._reshuffles,
-            "moves": self._moves,
-            "reshuffle_mark": self._reshuffle_mark,
-            "actions": len(self._log),
-        }
+        return _snapshot(self)
 
     @classmethod
     def from_snapshot(
@@ -899,113 +867,14 @@ class Round:
         Future shuffles come from ``random.Random(seed)`` (default: the
         snapshot's seed). With ``fill_hand=True`` a seat may leave out
         cards: the missing ones go under its hand in card order, which makes
-        constructed positions short to write. The layout is checked: each
-        seat holds each of its 40 cards exactly once (in its places or in the
-        middle), the row has the R2 size, and every middle pile is one
-        colour ascending from 1. The log starts empty. If the position is a
-        deadlock, it is resolved at once (R4).
+        constructed positions short to write. The layout is checked (see
+        :func:`ligretto.rules.snapshot.restore`): each seat holds each of its
+        40 cards exactly once (in its places or in the middle), the row has
+        the R2 size, and every middle pile is one colour ascending from 1.
+        The log starts empty. If the position is a deadlock, it is resolved
+        at once (R4).
         """
-        try:
-            return cls._from_snapshot(data, seed, fill_hand)
-        except RuleError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise MalformedActionError(f"not a round snapshot: {exc}") from exc
-
-    @classmethod
-    def _from_snapshot(cls, data: Mapping[str, Any], seed: int | None, fill_hand: bool) -> Round:
-        options = RuleOptions(**data.get("options", {}))
-        players = data["players"]
-        self = cls._empty(players, data.get("seed", 0) if seed is None else seed, options)
-        deck = options.deck
-
-        def codes(texts: Sequence[str]) -> list[int]:
-            out = []
-            for text in texts:
-                card = Card.parse(text)
-                if card.deck != deck:
-                    raise MalformedActionError(f"{card} is not a card of the {deck} deck")
-                out.append(card.code)
-            return out
-
-        seen: list[set[int]] = [set() for _ in range(players)]
-
-        def take(seat: int, code: int) -> None:
-            if code in seen[seat]:
-                raise MalformedActionError(f"seat {seat} has {self._cards[code]} twice")
-            seen[seat].add(code)
-
-        for pile, spec in enumerate(data.get("middle", [])):
-            if spec.get("id", pile) != pile:
-                raise MalformedActionError("middle pile ids must be 0, 1, 2 … in order")
-            entries: list[int] = []
-            for value_index, entry in enumerate(spec["cards"]):
-                owner = entry["owner"]
-                if type(owner) is not int or not 0 <= owner < players:
-                    raise MalformedActionError(f"p{pile}: no seat {owner!r}")
-                (code,) = codes([entry["card"]])
-                if code % 10 != value_index or (entries and code // 10 != entries[0] % 64 // 10):
-                    raise MalformedActionError(f"p{pile} is not one colour ascending from 1 (R3)")
-                take(owner, code)
-                entries.append(code | owner << 6)
-                self._middle[owner] += 1
-            if not entries:
-                raise MalformedActionError(f"p{pile} is empty")
-            self._piles.append(entries)
-            self._pile_top.append(entries[-1] & 63)
-        seats = data["seats"]
-        if len(seats) != players:
-            raise MalformedActionError(f"{len(seats)} seats listed for {players} players")
-        for seat, spec in enumerate(seats):
-            self._stack[seat] = codes(spec.get("stack", []))
-            row = [codes(cell) for cell in spec.get("row", [])]
-            if len(row) != self._row_size:
-                raise MalformedActionError(
-                    f"seat {seat}: the row has {self._row_size} positions (R2)"
-                )
-            if not options.row_storage and any(len(cell) > 1 for cell in row):
-                raise MalformedActionError(f"seat {seat}: stacked row cards need row_storage (R6)")
-            if len(self._stack[seat]) > STACK_SIZE:
-                raise MalformedActionError(
-                    f"seat {seat}: a Ligretto stack has at most 10 cards (R2)"
-                )
-            if options.row_refill == "auto" and self._stack[seat] and not all(row):
-                raise MalformedActionError(
-                    f"seat {seat}: with automatic refill a row gap cannot stay open (R3)"
-                )
-            self._row[seat] = row
-            self._hand[seat] = codes(spec.get("hand", []))
-            self._discard[seat] = codes(spec.get("discard", []))
-            places = (
-                self._stack[seat]
-                + [c for cell in row for c in cell]
-                + self._hand[seat]
-                + self._discard[seat]
-            )
-            for c in places:
-                take(seat, c)
-            missing = [c for c in range(DECK_SIZE) if c not in seen[seat]]
-            if missing and not fill_hand:
-                raise MalformedActionError(
-                    f"seat {seat} lacks {', '.join(str(self._cards[c]) for c in missing)}"
-                )
-            self._hand[seat] = missing[::-1] + self._hand[seat]
-        self._over = bool(data.get("over", False))
-        self._caller = data.get("caller")
-        self._deadlock = bool(data.get("deadlock", False))
-        self._reshuffles = int(data.get("reshuffles", 0))
-        self._moves = int(data.get("moves", 0))
-        self._reshuffle_mark = int(data.get("reshuffle_mark", -1))
-        if self._caller is not None and (
-            type(self._caller) is not int or not 0 <= self._caller < players
-        ):
-            raise MalformedActionError(f"no seat {self._caller!r} can be the caller")
-        if not self._over and any(not s for s in self._stack):
-            raise MalformedActionError("an empty Ligretto stack means the round is over (R4)")
-        self._reindex()
-        if not self._over:
-            self._settle_deadlock([])
-        return self
+        return _restore(cls, data, seed=seed, fill_hand=fill_hand)
 
     def __repr__(self) -> str:
         state = "over" if self._over else "running"
