@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ligretto.bots.timing import Level
+from ligretto.rules.result import Termination
 
 PROTOCOL_VERSION = 1
 
@@ -298,7 +299,7 @@ class RoundOver(_Message):
 
     type: Literal["round_over"] = "round_over"
     round_no: int
-    ended_by: Literal["stop", "deadlock"]
+    ended_by: Termination
     caller: int | None
     stacks: list[int]
     middle: list[int]

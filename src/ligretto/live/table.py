@@ -741,7 +741,7 @@ class Table:
             self._later(self.settings.between_rounds, _Timer("next", self.round_no))
         self.last_round_over = RoundOver(
             round_no=self.round_no,
-            ended_by="stop" if result.caller is not None else "deadlock",
+            ended_by=result.termination,
             caller=result.caller,
             stacks=stacks,
             middle=middle,

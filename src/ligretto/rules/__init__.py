@@ -43,7 +43,7 @@ from ligretto.rules.events import (
 )
 from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
-from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.result import RoundResult, SeatResult, Termination, points
 from ligretto.rules.round import RESHUFFLE_ATTEMPTS, Round
 from ligretto.rules.snapshot import SNAPSHOT_FORMAT
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
@@ -90,6 +90,7 @@ __all__ = [
     "Source",
     "Store",
     "TableView",
+    "Termination",
     "Turn",
     "cycle_tops",
     "deck_colours",

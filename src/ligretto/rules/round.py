@@ -69,7 +69,7 @@ from ligretto.rules.layout import SRC_DISCARD as _DISCARD
 from ligretto.rules.layout import SRC_STACK as _STACK
 from ligretto.rules.layout import storable as _storable
 from ligretto.rules.options import RuleOptions
-from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.result import RoundResult, SeatResult, Termination, points
 from ligretto.rules.snapshot import restore as _restore
 from ligretto.rules.snapshot import snapshot as _snapshot
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
@@ -719,11 +719,14 @@ class Round:
     # --------------------------------------------------------------- results
 
     def result(self) -> RoundResult:
-        """R5 counts and points per seat; ``over`` says whether they are final."""
+        """How the round ended (R4; ``None`` while it runs) and the R5 counts
+        and points per seat; ``over`` says whether they are final."""
+        termination = None
+        if self._over:
+            termination = Termination.DEADLOCK if self._deadlock else Termination.STOP
         return RoundResult(
-            over=self._over,
+            termination=termination,
             caller=self._caller,
-            deadlock=self._deadlock,
             seats=tuple(
                 SeatResult(
                     seat,

@@ -174,6 +174,18 @@ def _restore(cls: type[Round], data: Mapping[str, Any], seed: int | None, fill_h
     rnd._reshuffle_mark = int(data.get("reshuffle_mark", -1))
     if rnd._caller is not None and (type(rnd._caller) is not int or not 0 <= rnd._caller < players):
         raise MalformedActionError(f"no seat {rnd._caller!r} can be the caller")
+    # R4: a round ends by exactly one Ligretto Stop (its caller's stack is
+    # empty) or by a deadlock; a running round has neither.
+    if rnd._caller is not None and rnd._deadlock:
+        raise MalformedActionError("a round ends by Ligretto Stop or by a deadlock, not both (R4)")
+    if rnd._over != (rnd._caller is not None or rnd._deadlock):
+        raise MalformedActionError(
+            "over goes with a caller (Ligretto Stop) or a deadlock, and only with them (R4)"
+        )
+    if rnd._caller is not None and rnd._stack[rnd._caller]:
+        raise MalformedActionError(
+            f"seat {rnd._caller} called Ligretto Stop with cards in its stack (R4)"
+        )
     if not rnd._over and any(not s for s in rnd._stack):
         raise MalformedActionError("an empty Ligretto stack means the round is over (R4)")
     rnd._reindex()
