@@ -1,4 +1,4 @@
-"""ligretto.rules — the pure rules engine of one Ligretto round (RULES.md R1–R6).
+"""ligretto.rules — the pure rules engine of one Ligretto round (docs/rules.md R1–R6).
 
 No I/O, no asyncio, no global random state. Start with :meth:`Round.deal`,
 ask :meth:`Round.legal_actions`, change the round with :meth:`Round.apply`
