@@ -28,10 +28,12 @@ from ligretto.rules import (
     Round,
     RoundEnded,
     RoundOverError,
+    RoundResult,
     RowRefilled,
     RuleError,
     RuleOptions,
     Source,
+    Termination,
     Turn,
     points,
 )
@@ -420,7 +422,7 @@ def test_r4_stop_when_the_last_stack_card_goes_to_the_middle() -> None:
     )
     events = r.apply(0, play_action("R4", None, 0, "stack"))
     assert events[-2:] == (LigrettoStop(0), RoundEnded(0, False))
-    assert r.is_over and r.result().caller == 0 and not r.result().deadlock
+    assert r.is_over and r.result().caller == 0
     assert r.legal_actions(1) == []
     with pytest.raises(RoundOverError) as err:
         r.apply(1, Turn())
@@ -447,6 +449,56 @@ def test_r4_stop_via_row_with_manual_refill() -> None:
     assert events[-1] == RoundEnded(0, False)
     with pytest.raises(RoundOverError):
         r.apply(1, Turn())
+
+
+def test_r4_ligretto_stop_ends_the_round_with_termination_stop() -> None:
+    r = build(
+        [seat("R4", ["G9", "G8", "B9", "B8", "Y9"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
+        middle=[pile("R", 3)],
+    )
+    assert r.result().termination is None and not r.result().over  # still running
+    r.apply(0, play_action("R4", None, 0, "stack"))
+    res = r.result()
+    assert res.termination is Termination.STOP and res.over and res.caller == 0
+    data = json.loads(json.dumps(res.to_dict()))
+    assert (data["over"], data["termination"], data["caller"]) == (True, "stop", 0)
+    again = Round.from_snapshot(r.snapshot()).result()
+    assert (again.termination, again.caller) == (Termination.STOP, 0)
+
+
+def test_r4_result_refuses_a_caller_without_a_ligretto_stop() -> None:
+    seats = Round.deal(2, 1).result().seats
+    with pytest.raises(ValueError, match="caller"):
+        RoundResult(termination=Termination.DEADLOCK, caller=0, seats=seats)
+    with pytest.raises(ValueError, match="caller"):
+        RoundResult(termination=Termination.STOP, caller=None, seats=seats)
+    with pytest.raises(ValueError, match="caller"):
+        RoundResult(termination=None, caller=1, seats=seats)
+
+
+@pytest.mark.parametrize(
+    ("over", "caller", "deadlock"),
+    [
+        (True, None, False),  # over, but neither a caller nor a deadlock
+        (True, 0, True),  # both
+        (False, None, True),  # a deadlock in a running round
+        (False, 0, False),  # a caller in a running round
+        (True, 1, False),  # a caller with cards in the stack
+    ],
+)
+def test_r4_from_snapshot_rejects_an_end_that_is_neither_stop_nor_deadlock(
+    over: bool, caller: int | None, deadlock: bool
+) -> None:
+    # After seat 0's Ligretto Stop the one consistent end is over, caller 0,
+    # no deadlock (the snapshot as written); seat 1 still has stack cards.
+    r = build(
+        [seat("R4", ["G9", "G8", "B9", "B8", "Y9"]), seat("Y5", [*ROW3, "Y8", "Y7"])],
+        middle=[pile("R", 3)],
+    )
+    r.apply(0, play_action("R4", None, 0, "stack"))
+    snap = {**r.snapshot(), "over": over, "caller": caller, "deadlock": deadlock}
+    with pytest.raises(MalformedActionError):
+        Round.from_snapshot(snap)
 
 
 # --------------------------------------------------------------------- R5

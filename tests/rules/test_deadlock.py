@@ -23,6 +23,7 @@ from ligretto.rules import (
     RoundOverError,
     RuleOptions,
     Source,
+    Termination,
     Turn,
     cycle_tops,
 )
@@ -53,13 +54,25 @@ def test_r4_deadlock_end_is_detected_after_the_action_that_causes_it(shuffle: bo
     assert events[-2:] == (Deadlock(), RoundEnded(None, True))
     assert r.is_over
     res = r.result()
-    assert res.caller is None and res.deadlock and res.over
+    assert res.caller is None and res.termination is Termination.DEADLOCK and res.over
     # scored as it lies (R4 "end", R5): seat 0 has 20 in the middle, 3 in the stack
     assert (res.seats[0].middle, res.seats[0].stack, res.seats[0].points) == (20, 3, 14)
     assert (res.seats[1].middle, res.seats[1].stack, res.seats[1].points) == (20, 3, 14)
     with pytest.raises(RoundOverError):
         r.apply(1, Turn())
     assert r.legal_actions(0) == []
+
+
+@pytest.mark.parametrize("shuffle", [True, False])
+def test_r4_deadlock_end_ends_the_round_with_termination_deadlock(shuffle: bool) -> None:
+    r = closing_position(RuleOptions(recycle_shuffle=shuffle))
+    assert r.result().termination is None
+    r.apply(0, play("R10", 0, 0))
+    res = r.result()
+    assert res.termination is Termination.DEADLOCK and res.over and res.caller is None
+    assert res.to_dict()["termination"] == "deadlock"
+    again = Round.from_snapshot(r.snapshot()).result()
+    assert (again.termination, again.caller) == (Termination.DEADLOCK, None)
 
 
 def test_r4_reshuffle_that_cannot_help_ends_the_round_like_end() -> None:
@@ -163,7 +176,7 @@ def test_r4_reshuffle_needs_progress_since_the_last_one_so_it_cannot_loop() -> N
     snap["moves"] = 7
     snap["reshuffle_mark"] = 7
     r = Round.from_snapshot(snap)
-    assert r.is_over and r.result().deadlock and r.reshuffles == 0
+    assert r.is_over and r.result().termination is Termination.DEADLOCK and r.reshuffles == 0
     snap["reshuffle_mark"] = 6
     r = Round.from_snapshot(snap)
     assert not r.is_over and r.reshuffles == 1
@@ -182,7 +195,7 @@ def test_r4_manual_refill_gap_is_not_a_deadlock() -> None:
     events = r.apply(0, play("R10", 0, 0))
     assert Deadlock() not in events  # the gap can still take B7, uncovering B2
     r.apply(0, Action.parse("refill row0"))
-    assert r.is_over and r.result().deadlock
+    assert r.is_over and r.result().termination is Termination.DEADLOCK
 
 
 @settings(max_examples=60, deadline=None)
@@ -291,7 +304,7 @@ def _play_out_checking(players: int, seed: int, driver: int, options: RuleOption
             plays = [a for a in legal if isinstance(a, Play)]
             r.apply(s, rng.choice(plays or legal))
             steps += 1
-    if r.result().deadlock:
+    if r.result().termination is Termination.DEADLOCK:
         assert not _can_progress_by_turning(r)
         return True
     return False

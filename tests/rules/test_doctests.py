@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "options", "result", "round"]  # the modules whose docstrings have examples
+# the modules whose docstrings have examples
+MODULES = ["cards", "deadlock", "interning", "layout", "options", "result", "round", "snapshot"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -21,6 +21,7 @@ from ligretto.rules import (
     RuleOptions,
     Source,
     Store,
+    Termination,
     Turn,
     row_size,
 )
@@ -106,7 +107,9 @@ def check_invariants(r: Round) -> dict[str, Any]:
     for s in range(players):
         assert r.view(s).to_dict()["seats"] == view.to_dict()["seats"]
     if r.is_over:
-        assert (result.caller is None) == result.deadlock
+        assert result.termination is (
+            Termination.DEADLOCK if result.caller is None else Termination.STOP
+        )
         if result.caller is not None:
             assert result.seats[result.caller].stack == 0
     return snap

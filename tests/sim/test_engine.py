@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 
 from ligretto.bots import Bot, make_bot
-from ligretto.rules import RuleOptions
+from ligretto.rules import RuleOptions, Termination
 from ligretto.sim.engine import RoundLimits, simulate_round
 from ligretto.sim.run import SimConfig, run_rounds
 from ligretto.sim.seeds import derive_seed
@@ -32,9 +32,9 @@ def test_round_record_follows_r4_and_r5() -> None:
         if rec.caller is not None:  # R4: the caller's stack is empty, nobody else's
             assert rec.stack[rec.caller] == 0
             assert sum(s == 0 for s in rec.stack) == 1
-            assert not rec.deadlock
+            assert rec.termination is Termination.STOP
         else:
-            assert rec.deadlock
+            assert rec.termination is Termination.DEADLOCK
         assert rec.seconds > 0 and sum(rec.actions) > 0
         assert rec.refused == (0, 0, 0, 0)
 
@@ -78,6 +78,6 @@ def test_r4_a_deal_that_is_already_a_deadlock_ends_at_once() -> None:
     bots = _bots("stack-first:medium", "mine:medium", "stack-first:medium", "mine:medium")
     options = RuleOptions(recycle_shuffle=False)
     rec = simulate_round(bots, derive_seed(1, 413), options)
-    assert rec.deadlock and not rec.stalled
+    assert rec.termination is Termination.DEADLOCK and not rec.stalled
     assert rec.seconds == 0 and sum(rec.actions) == 0
     assert rec.points == (-20, -20, -20, -20)

@@ -135,9 +135,10 @@ def round_over(
     next_round_at: float | None,
 ) -> str:
     """R4/R5: how the round ended, each seat's count and points, the totals."""
+    assert result.termination is not None  # only a finished round is announced
     return RoundOver(
         round_no=round_no,
-        ended_by="stop" if result.caller is not None else "deadlock",
+        ended_by=result.termination,
         caller=result.caller,
         stacks=[s.stack for s in result.seats],
         middle=[s.middle for s in result.seats],

@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from ligretto.bots.timing import Level
 from ligretto.live.phase import Phase
 from ligretto.rules.options import MAX_PLAYERS
+from ligretto.rules.result import Termination
 
 PROTOCOL_VERSION = 1
 
@@ -302,7 +303,7 @@ class RoundOver(_Message):
 
     type: Literal["round_over"] = "round_over"
     round_no: int
-    ended_by: Literal["stop", "deadlock"]
+    ended_by: Termination
     caller: int | None
     stacks: list[int]
     middle: list[int]

@@ -1,4 +1,4 @@
-"""ligretto.rules — the pure rules engine of one Ligretto round (RULES.md R1–R6).
+"""ligretto.rules — the pure rules engine of one Ligretto round (docs/rules.md R1–R6).
 
 No I/O, no asyncio, no global random state. Start with :meth:`Round.deal`,
 ask :meth:`Round.legal_actions`, change the round with :meth:`Round.apply`
@@ -19,6 +19,7 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, Colour, DeckKind, deck_colours
+from ligretto.rules.deadlock import cycle_tops
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -40,16 +41,11 @@ from ligretto.rules.events import (
     RoundEnded,
     RowRefilled,
 )
+from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
-from ligretto.rules.result import RoundResult, SeatResult, points
-from ligretto.rules.round import (
-    RESHUFFLE_ATTEMPTS,
-    SNAPSHOT_FORMAT,
-    STACK_SIZE,
-    Round,
-    cycle_tops,
-    row_size,
-)
+from ligretto.rules.result import RoundResult, SeatResult, Termination, points
+from ligretto.rules.round import RESHUFFLE_ATTEMPTS, Round
+from ligretto.rules.snapshot import SNAPSHOT_FORMAT
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 __all__ = [
@@ -94,6 +90,7 @@ __all__ = [
     "Source",
     "Store",
     "TableView",
+    "Termination",
     "Turn",
     "cycle_tops",
     "deck_colours",

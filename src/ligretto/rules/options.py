@@ -1,4 +1,4 @@
-"""Rule options (RULES.md): where the sources disagree, an option decides."""
+"""Rule options (docs/rules.md): where the sources disagree, an option decides."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def player_limits(deck: str) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class RuleOptions:
-    """The rule variant of a round. Defaults follow RULES.md.
+    """The rule variant of a round. Defaults follow docs/rules.md.
 
     - ``deck``: ``"ligretto"`` (2–12 players) or ``"cards"`` (2–16) (R1).
     - ``row_refill``: ``"auto"`` fills a row gap from the stack at once,

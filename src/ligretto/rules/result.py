@@ -1,8 +1,9 @@
-"""The outcome of a round and its scoring (R5)."""
+"""The outcome of a round (R4) and its scoring (R5)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 
@@ -33,21 +34,52 @@ class SeatResult:
         }
 
 
+class Termination(StrEnum):
+    """How a round ended (R4): a seat called Ligretto Stop, or nobody could
+    play any more and the table ended the round (``deadlock="end"``).
+
+    The value is the text form, as on the wire (``round_over.ended_by``).
+
+    >>> Termination("deadlock") is Termination.DEADLOCK, f"{Termination.STOP}"
+    (True, 'stop')
+    """
+
+    STOP = "stop"
+    DEADLOCK = "deadlock"
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """How the round stands: ``over``, who called Ligretto Stop (``caller``),
-    whether it ended in a deadlock (then ``caller`` is ``None``), and the
-    per-seat counts (R4, R5)."""
+    """How the round stands (R4, R5): how it ended (``termination``, ``None``
+    while it runs), who called Ligretto Stop (``caller``, set exactly when
+    ``termination`` is :attr:`Termination.STOP`) and the per-seat counts.
 
-    over: bool
+    >>> from ligretto.rules import Round
+    >>> result = Round.deal(players=2, seed=1).result()
+    >>> result.termination is None, result.over, len(result.seats)
+    (True, False, 2)
+    """
+
+    termination: Termination | None
     caller: int | None
-    deadlock: bool
     seats: tuple[SeatResult, ...]
+
+    def __post_init__(self) -> None:
+        if (self.caller is not None) != (self.termination is Termination.STOP):
+            raise ValueError(
+                f"a caller ({self.caller!r}) goes with a Ligretto Stop and only with it, "
+                f"not with termination {self.termination!r} (R4)"
+            )
+
+    @property
+    def over(self) -> bool:
+        """Whether the round has ended, so the counts are final."""
+        return self.termination is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "over": self.over,
+            "termination": None if self.termination is None else self.termination.value,
             "caller": self.caller,
-            "deadlock": self.deadlock,
             "seats": [s.to_dict() for s in self.seats],
         }

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ligretto.rules.actions import (
@@ -39,6 +39,8 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
+from ligretto.rules.deadlock import is_deadlocked as _is_deadlocked
+from ligretto.rules.deadlock import reshuffle_can_help
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -47,110 +49,36 @@ from ligretto.rules.errors import (
     RuleError,
 )
 from ligretto.rules.events import (
-    CardPlayed,
     CardStored,
-    CardsTurned,
     Deadlock,
     Event,
     LigrettoStop,
     PileClosed,
-    PileOpened,
     Recycled,
     Reshuffled,
     RoundEnded,
-    RowRefilled,
 )
+from ligretto.rules.interning import REFILLS as _REFILLS
+from ligretto.rules.interning import play as _play
+from ligretto.rules.interning import played as _played
+from ligretto.rules.interning import refilled as _refilled
+from ligretto.rules.interning import store as _store
+from ligretto.rules.interning import turned as _turned
+from ligretto.rules.layout import PACKET, STACK_SIZE, row_size
+from ligretto.rules.layout import SRC_DISCARD as _DISCARD
+from ligretto.rules.layout import SRC_STACK as _STACK
+from ligretto.rules.layout import storable as _storable
 from ligretto.rules.options import RuleOptions
-from ligretto.rules.result import RoundResult, SeatResult, points
+from ligretto.rules.result import RoundResult, SeatResult, Termination, points
+from ligretto.rules.snapshot import restore as _restore
+from ligretto.rules.snapshot import snapshot as _snapshot
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
-#: R2: ten cards in the Ligretto stack.
-STACK_SIZE = 10
-#: R3: cards are turned over three at a time.
-PACKET = 3
 #: R4 ``reshuffle``: how often one deadlock may reshuffle before the table
 #: gives up. With ``recycle_shuffle=False`` a fitting card can stay hidden by
 #: the turning cycle after a reshuffle; each attempt shows it with a chance of
 #: at least 1/3, so 64 attempts fail with probability below 1e-11.
 RESHUFFLE_ATTEMPTS = 64
-
-SNAPSHOT_FORMAT = "ligretto.round/1"
-
-# Internal source numbers: row positions are 0–4.
-_STACK = 5
-_DISCARD = 6
-_SOURCES = {Source.STACK: _STACK, Source.DISCARD: _DISCARD}
-
-
-def row_size(players: int) -> int:
-    """R2: five row cards with 2 players, four with 3, three with 4 or more."""
-    return 5 if players == 2 else 4 if players == 3 else 3
-
-
-# Actions and events are immutable values, so one object per distinct value
-# is shared by every round: building a frozen dataclass costs far more than a
-# dict lookup, and legal_actions/apply are the simulator's inner loop.
-_PLAYS: dict[tuple[DeckKind, int, int, int], Play] = {}
-_STORES: dict[tuple[DeckKind, int, int, int], Store] = {}
-_REFILLS = tuple(Refill(slot) for slot in range(5))
-
-
-def _play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
-    """The interned ``Play``; ``pile == -1`` opens a new pile."""
-    key = (deck, code, src, pile)
-    action = _PLAYS.get(key)
-    if action is None:
-        card = CARDS[deck][code]
-        if src < _STACK:
-            action = Play(card, Source.ROW, src, None if pile < 0 else pile)
-        else:
-            source = Source.STACK if src == _STACK else Source.DISCARD
-            action = Play(card, source, None, None if pile < 0 else pile)
-        _PLAYS[key] = action
-    return action
-
-
-def _store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
-    key = (deck, code, src, slot)
-    action = _STORES.get(key)
-    if action is None:
-        source = Source.STACK if src == _STACK else Source.DISCARD
-        action = _STORES[key] = Store(CARDS[deck][code], source, slot)
-    return action
-
-
-# Events are immutable too; the frequent ones are interned the same way.
-_EVENTS: dict[tuple[object, ...], Event] = {}
-
-
-def _played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bool) -> Event:
-    key = (deck, seat, code, src, pile, opened)
-    event = _EVENTS.get(key)
-    if event is None:
-        card = CARDS[deck][code]
-        if src < _STACK:
-            source, slot = Source.ROW, src
-        else:
-            source, slot = (Source.STACK if src == _STACK else Source.DISCARD), None
-        cls = PileOpened if opened else CardPlayed
-        event = _EVENTS[key] = cls(seat, card, source, slot, pile)
-    return event
-
-
-def _turned(deck: DeckKind, seat: int, count: int, code: int) -> Event:
-    key = (deck, seat, count, code)
-    event = _EVENTS.get(key)
-    if event is None:
-        event = _EVENTS[key] = CardsTurned(seat, count, CARDS[deck][code])
-    return event
-
-
-def _refilled(deck: DeckKind, seat: int, slot: int, code: int) -> Event:
-    key = (deck, seat, slot, code, "refill")
-    event = _EVENTS.get(key)
-    if event is None:
-        event = _EVENTS[key] = RowRefilled(seat, slot, CARDS[deck][code])
-    return event
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -165,41 +93,6 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def _storable(code: int, onto: int) -> bool:
-    """R6: strictly lower value and a different colour than the card beneath."""
-    return code % 10 < onto % 10 and code // 10 != onto // 10
-
-
-def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
-    """Every card that turning without shuffling can bring to the discard top.
-
-    ``hand`` and ``discard`` list their cards bottom to top. First the rest
-    of the current pass: each packet of three (fewer at the end) is flipped,
-    so the packet's third card lands on top. Then the discard pile is picked
-    up in order (R3 ``recycle_shuffle=False``) and every later pass is the
-    same: reading the pile as the turning order h1, h2 …, hm, the tops are
-    h3, h6, … and hm. After the first recycling the cycle repeats exactly,
-    so these are all the cards that can ever come up.
-    """
-    # Packets are taken from the end of ``hand`` (its top) and each is
-    # flipped, so one pass lays the hand onto the discard pile in reverse:
-    # the turning order of every later pass is discard + reversed(hand).
-    # This order does not change by turning or recycling, only when a card
-    # leaves the hand or discard pile.
-    order = [*discard, *hand[::-1]]
-    tops = order[2::PACKET]
-    if order:
-        tops.append(order[-1])
-    if discard:
-        tops.append(discard[-1])
-    # The rest of the current pass: the packets end at hand[len − 3],
-    # hand[len − 6] … and the last (maybe shorter) one at hand[0].
-    tops.extend(hand[-PACKET::-PACKET])
-    if hand:
-        tops.append(hand[0])
-    return tops
 
 
 class Round:
@@ -784,61 +677,11 @@ class Round:
 
     # -------------------------------------------------------------- deadlock
 
-    def _fits(self, code: int) -> bool:
-        return self._fitting[code]
-
-    def _reachable(self, seat: int) -> list[int]:
-        """Hand and discard cards that turning can bring to the discard top (R4)."""
-        if self._shuffle_recycled:
-            # Shuffled recycling can bring any of them up.
-            return self._hand[seat][::-1] + self._discard[seat]
-        return cycle_tops(self._hand[seat], self._discard[seat])
-
-    def _can_store(self, seat: int, code: int) -> bool:
-        return any(cell and _storable(code, cell[-1]) for cell in self._row[seat])
-
     def is_deadlocked(self) -> bool:
         """R4: no seat has a playable card among row tops, stack top, discard
-        top and every card further turning (and recycling) can bring up.
-
-        Refilling a gap by hand (manual refill) and, with R6, putting a card
-        into the row also count as playing: they move a card on, and the
-        stack cards they uncover may fit.
-        """
-        if self._over:
-            return False
-        if self._fit:
-            if self._shuffle_recycled:
-                return False
-            # Without shuffling only the turning cycle's tops count; the
-            # slicing and map() keep this loop in C for the most part.
-            if self._open_fit:
-                return False  # a row top or stack top fits
-            fitting = self._fitting.__getitem__
-            for seat in range(self._players):
-                if any(map(fitting, cycle_tops(self._hand[seat], self._discard[seat]))):
-                    return False
-        if not self._auto_refill:
-            for seat in range(self._players):
-                if self._stack[seat] and not all(self._row[seat]):
-                    return False
-        if self._storage:
-            for seat in range(self._players):
-                stack = self._stack[seat]
-                candidates = self._reachable(seat)
-                if stack:
-                    candidates.append(stack[-1])
-                if any(self._can_store(seat, c) for c in candidates):
-                    return False
-        return True
-
-    def _reshuffle_can_help(self) -> bool:
-        """R4: some hand or discard card fits the middle (or, R6, the own row)."""
-        for seat in range(self._players):
-            for c in self._hand[seat] + self._discard[seat]:
-                if self._fits(c) or (self._storage and self._can_store(seat, c)):
-                    return True
-        return False
+        top and every card further turning (and recycling) can bring up
+        (see :func:`ligretto.rules.deadlock.is_deadlocked`)."""
+        return _is_deadlocked(self)
 
     def _settle_deadlock(self, events: list[Event]) -> None:
         """After every action: detect a deadlock and resolve it per the option (R4).
@@ -848,13 +691,13 @@ class Round:
         reshuffle, and every card moves at most twice, so a round has at most
         ``2 × 40 × players + 1`` reshuffles.
         """
-        if (self._fit and self._shuffle_recycled) or not self.is_deadlocked():
+        if (self._fit and self._shuffle_recycled) or not _is_deadlocked(self):
             return
         events.append(Deadlock())
         if (
             self._options.deadlock == "reshuffle"
             and self._moves != self._reshuffle_mark
-            and self._reshuffle_can_help()
+            and reshuffle_can_help(self)
         ):
             self._reshuffles += 1
             self._reshuffle_mark = self._moves
@@ -867,7 +710,7 @@ class Round:
                     self._discard[seat] = []
                 self._seat_views = [None] * self._players
                 self._seats_view = None
-                if not self.is_deadlocked():
+                if not _is_deadlocked(self):
                     return
         self._over = True
         self._deadlock = True
@@ -876,11 +719,14 @@ class Round:
     # --------------------------------------------------------------- results
 
     def result(self) -> RoundResult:
-        """R5 counts and points per seat; ``over`` says whether they are final."""
+        """How the round ended (R4; ``None`` while it runs) and the R5 counts
+        and points per seat; ``over`` says whether they are final."""
+        termination = None
+        if self._over:
+            termination = Termination.DEADLOCK if self._deadlock else Termination.STOP
         return RoundResult(
-            over=self._over,
+            termination=termination,
             caller=self._caller,
-            deadlock=self._deadlock,
             seats=tuple(
                 SeatResult(
                     seat,
@@ -1007,45 +853,13 @@ class Round:
         return other
 
     def snapshot(self) -> dict[str, Any]:
-        """The full state as plain JSON-ready data (see docs/rules-engine.md).
+        """The full state as plain JSON-ready data (see docs/rules-engine.md
+        and :func:`ligretto.rules.snapshot.snapshot`).
 
         Every pile lists its cards bottom to top, so the last card is the
         top (for the hand: the next card to be turned).
         """
-        cards = self._cards
-
-        def texts(codes: Iterable[int]) -> list[str]:
-            return [str(cards[c]) for c in codes]
-
-        return {
-            "format": SNAPSHOT_FORMAT,
-            "players": self._players,
-            "seed": self._seed,
-            "options": self._options.to_dict(),
-            "seats": [
-                {
-                    "stack": texts(self._stack[s]),
-                    "row": [texts(cell) for cell in self._row[s]],
-                    "hand": texts(self._hand[s]),
-                    "discard": texts(self._discard[s]),
-                }
-                for s in range(self._players)
-            ],
-            "middle": [
-                {
-                    "id": pile,
-                    "cards": [{"card": str(cards[e & 63]), "owner": e >> 6} for e in entries],
-                }
-                for pile, entries in enumerate(self._piles)
-            ],
-            "over": self._over,
-            "caller": self._caller,
-            "deadlock": self._deadlock,
-            "reshuffles": self._reshuffles,
-            "moves": self._moves,
-            "reshuffle_mark": self._reshuffle_mark,
-            "actions": len(self._log),
-        }
+        return _snapshot(self)
 
     @classmethod
     def from_snapshot(
@@ -1056,113 +870,14 @@ class Round:
         Future shuffles come from ``random.Random(seed)`` (default: the
         snapshot's seed). With ``fill_hand=True`` a seat may leave out
         cards: the missing ones go under its hand in card order, which makes
-        constructed positions short to write. The layout is checked: each
-        seat holds each of its 40 cards exactly once (in its places or in the
-        middle), the row has the R2 size, and every middle pile is one
-        colour ascending from 1. The log starts empty. If the position is a
-        deadlock, it is resolved at once (R4).
+        constructed positions short to write. The layout is checked (see
+        :func:`ligretto.rules.snapshot.restore`): each seat holds each of its
+        40 cards exactly once (in its places or in the middle), the row has
+        the R2 size, and every middle pile is one colour ascending from 1.
+        The log starts empty. If the position is a deadlock, it is resolved
+        at once (R4).
         """
-        try:
-            return cls._from_snapshot(data, seed, fill_hand)
-        except RuleError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise MalformedActionError(f"not a round snapshot: {exc}") from exc
-
-    @classmethod
-    def _from_snapshot(cls, data: Mapping[str, Any], seed: int | None, fill_hand: bool) -> Round:
-        options = RuleOptions(**data.get("options", {}))
-        players = data["players"]
-        self = cls._empty(players, data.get("seed", 0) if seed is None else seed, options)
-        deck = options.deck
-
-        def codes(texts: Sequence[str]) -> list[int]:
-            out = []
-            for text in texts:
-                card = Card.parse(text)
-                if card.deck != deck:
-                    raise MalformedActionError(f"{card} is not a card of the {deck} deck")
-                out.append(card.code)
-            return out
-
-        seen: list[set[int]] = [set() for _ in range(players)]
-
-        def take(seat: int, code: int) -> None:
-            if code in seen[seat]:
-                raise MalformedActionError(f"seat {seat} has {self._cards[code]} twice")
-            seen[seat].add(code)
-
-        for pile, spec in enumerate(data.get("middle", [])):
-            if spec.get("id", pile) != pile:
-                raise MalformedActionError("middle pile ids must be 0, 1, 2 … in order")
-            entries: list[int] = []
-            for value_index, entry in enumerate(spec["cards"]):
-                owner = entry["owner"]
-                if type(owner) is not int or not 0 <= owner < players:
-                    raise MalformedActionError(f"p{pile}: no seat {owner!r}")
-                (code,) = codes([entry["card"]])
-                if code % 10 != value_index or (entries and code // 10 != entries[0] % 64 // 10):
-                    raise MalformedActionError(f"p{pile} is not one colour ascending from 1 (R3)")
-                take(owner, code)
-                entries.append(code | owner << 6)
-                self._middle[owner] += 1
-            if not entries:
-                raise MalformedActionError(f"p{pile} is empty")
-            self._piles.append(entries)
-            self._pile_top.append(entries[-1] & 63)
-        seats = data["seats"]
-        if len(seats) != players:
-            raise MalformedActionError(f"{len(seats)} seats listed for {players} players")
-        for seat, spec in enumerate(seats):
-            self._stack[seat] = codes(spec.get("stack", []))
-            row = [codes(cell) for cell in spec.get("row", [])]
-            if len(row) != self._row_size:
-                raise MalformedActionError(
-                    f"seat {seat}: the row has {self._row_size} positions (R2)"
-                )
-            if not options.row_storage and any(len(cell) > 1 for cell in row):
-                raise MalformedActionError(f"seat {seat}: stacked row cards need row_storage (R6)")
-            if len(self._stack[seat]) > STACK_SIZE:
-                raise MalformedActionError(
-                    f"seat {seat}: a Ligretto stack has at most 10 cards (R2)"
-                )
-            if options.row_refill == "auto" and self._stack[seat] and not all(row):
-                raise MalformedActionError(
-                    f"seat {seat}: with automatic refill a row gap cannot stay open (R3)"
-                )
-            self._row[seat] = row
-            self._hand[seat] = codes(spec.get("hand", []))
-            self._discard[seat] = codes(spec.get("discard", []))
-            places = (
-                self._stack[seat]
-                + [c for cell in row for c in cell]
-                + self._hand[seat]
-                + self._discard[seat]
-            )
-            for c in places:
-                take(seat, c)
-            missing = [c for c in range(DECK_SIZE) if c not in seen[seat]]
-            if missing and not fill_hand:
-                raise MalformedActionError(
-                    f"seat {seat} lacks {', '.join(str(self._cards[c]) for c in missing)}"
-                )
-            self._hand[seat] = missing[::-1] + self._hand[seat]
-        self._over = bool(data.get("over", False))
-        self._caller = data.get("caller")
-        self._deadlock = bool(data.get("deadlock", False))
-        self._reshuffles = int(data.get("reshuffles", 0))
-        self._moves = int(data.get("moves", 0))
-        self._reshuffle_mark = int(data.get("reshuffle_mark", -1))
-        if self._caller is not None and (
-            type(self._caller) is not int or not 0 <= self._caller < players
-        ):
-            raise MalformedActionError(f"no seat {self._caller!r} can be the caller")
-        if not self._over and any(not s for s in self._stack):
-            raise MalformedActionError("an empty Ligretto stack means the round is over (R4)")
-        self._reindex()
-        if not self._over:
-            self._settle_deadlock([])
-        return self
+        return _restore(cls, data, seed=seed, fill_hand=fill_hand)
 
     def __repr__(self) -> str:
         state = "over" if self._over else "running"

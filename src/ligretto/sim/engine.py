@@ -235,7 +235,7 @@ def simulate_round(
         middle=tuple(s.middle for s in result.seats),
         stack=tuple(s.stack for s in result.seats),
         caller=result.caller,
-        deadlock=result.deadlock,
+        termination=result.termination,
         stalled=stalled,
         actions=tuple(actions),
         seconds=now,

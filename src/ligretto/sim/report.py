@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ligretto.rules import Termination
 from ligretto.sim.stats import (
     Comparison,
     MeanEstimate,
@@ -43,6 +44,9 @@ __all__ = [
 class RoundRecord:
     """The outcome of one simulated round (R4/R5) and how it went.
 
+    ``termination`` says how the round ended (``None`` when it ``stalled``:
+    it hit the simulator's limits before it ended).
+
     ``races_lost[s]`` counts seat ``s``'s moves refused because a faster
     seat took the pile first (R3); ``races_won[s]`` counts the moves of seat
     ``s`` that made such a later move fail. ``refused[s]`` counts any other
@@ -56,7 +60,7 @@ class RoundRecord:
     middle: tuple[int, ...]
     stack: tuple[int, ...]
     caller: int | None
-    deadlock: bool
+    termination: Termination | None
     stalled: bool
     actions: tuple[int, ...]
     seconds: float
@@ -221,7 +225,7 @@ def summarize(
     n = len(records)
     round_wins = _shared_wins([r.winners for r in records], n_seats)
     game_wins = _shared_wins([g.winners for g in games], n_seats) if games else [math.nan] * n_seats
-    deadlocks = estimate_proportion(sum(r.deadlock for r in records), n)
+    deadlocks = estimate_proportion(sum(r.termination is Termination.DEADLOCK for r in records), n)
     round_actions = estimate_mean([float(sum(r.actions)) for r in records])
     round_seconds = estimate_mean([r.seconds for r in records])
     seats = []
@@ -257,7 +261,7 @@ def summarize(
     return SimReport(
         rounds=n,
         seats=tuple(seats),
-        stop_rate=estimate_proportion(sum(r.caller is not None for r in records), n),
+        stop_rate=estimate_proportion(sum(r.termination is Termination.STOP for r in records), n),
         deadlock_rate=deadlocks,
         stalled=sum(r.stalled for r in records),
         actions_per_round=round_actions,

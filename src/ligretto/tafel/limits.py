@@ -9,8 +9,8 @@ of real rounds, and a round is what :mod:`ligretto.rules` says it is.
 from __future__ import annotations
 
 from ligretto.rules.cards import DECK_SIZE
+from ligretto.rules.layout import STACK_SIZE
 from ligretto.rules.options import MIN_PLAYERS, player_limits
-from ligretto.rules.round import STACK_SIZE
 
 __all__ = [
     "DECK_CARDS",

@@ -1,0 +1,40 @@
+"""Where the cards lie in front of a seat (R2, R3, R6).
+
+The sizes of the deal, the turning packet, the internal numbers of the
+places a card is taken from, and the R6 test for putting one card onto
+another in the row. A leaf module: the round, its snapshot, the deadlock
+test and the interned actions all read it.
+"""
+
+from __future__ import annotations
+
+#: R2: ten cards in the Ligretto stack.
+STACK_SIZE = 10
+#: R3: cards are turned over three at a time.
+PACKET = 3
+
+#: Internal source numbers of a round: row positions are 0–4, then these two.
+SRC_STACK = 5
+SRC_DISCARD = 6
+
+
+def row_size(players: int) -> int:
+    """R2: five row cards with 2 players, four with 3, three with 4 or more.
+
+    >>> [row_size(n) for n in (2, 3, 4, 12)]
+    [5, 4, 3, 3]
+    """
+    return 5 if players == 2 else 4 if players == 3 else 3
+
+
+def storable(code: int, onto: int) -> bool:
+    """R6: strictly lower value and a different colour than the card beneath.
+
+    Both are card codes (colour index × 10 + value − 1, see
+    :mod:`ligretto.rules.cards`): a red 4 (code 3) may lie on a green 7
+    (code 16), not on a red 7 (code 6).
+
+    >>> storable(3, 16), storable(3, 6), storable(16, 3)
+    (True, False, False)
+    """
+    return code % 10 < onto % 10 and code // 10 != onto // 10
