@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck pytest bench venv clean
+.PHONY: run test lint typecheck pytest bench fuzz venv clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -34,6 +34,11 @@ pytest: $(STAMP)
 	  exit $$rc
 
 test: lint pytest
+
+# A longer schema-driven fuzz of the JSON API than the one in `make test`.
+FUZZ_EXAMPLES ?= 500
+fuzz: $(STAMP)
+	LIGRETTO_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(VENV)/bin/pytest -q tests/web/test_api_fuzz.py
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -6,13 +6,23 @@ The table itself lives in ``ligretto.live``; how a spec becomes a table
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
+from ligretto.web.api.errors import ApiError
+from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.play.routes import CreateTable, create_table, registry_of
 
-router = APIRouter(prefix="/api/tables", tags=["online play"])
+router = APIRouter(
+    prefix="/api/tables",
+    tags=["online play"],
+    responses={
+        404: {"model": ErrorOut, "description": "no table with this code"},
+        422: {"model": ErrorOut, "description": "refused input"},
+        503: {"model": ErrorOut, "description": "the server holds as many tables as it can"},
+    },
+)
 
 
 class TableCreated(BaseModel):
@@ -31,7 +41,7 @@ async def post_table(spec: CreateTable, request: Request) -> TableCreated:
     try:
         table = create_table(registry_of(request.app), spec)
     except RuntimeError as exc:
-        raise HTTPException(503, str(exc)) from None
+        raise ApiError(503, "too_many_tables", str(exc), headers={"Retry-After": "60"}) from None
     base = str(request.base_url).rstrip("/")
     ws_base = "ws" + base[4:] if base.startswith("http") else base
     return TableCreated(
@@ -50,5 +60,5 @@ async def get_table(code: str, request: Request) -> TableInfo:
     """A table's seats and phase, as anyone at it may see them."""
     table = registry_of(request.app).get(code)
     if table is None:
-        raise HTTPException(404, "no table with this code")
+        raise ApiError(404, "no_such_table", "no table with this code")
     return table.info()
