@@ -13,15 +13,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+from helpers.browser import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
-    DESKTOP,
     PHONE,
     LiveServer,
 )
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,3 @@ def shoot() -> Callable[[Page, str], Path]:
         return path
 
     return save
-
-
-# Re-exported for test modules; import them from ``browser_support``.
-__all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_ARGS", "DESKTOP", "PHONE", "LiveServer"]

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_support import PHONE, LiveServer
 from playwright.sync_api import Page, expect
-from test_tafel_pages import create_game, enter_middle, enter_stacks
+
+from helpers.browser import PHONE, LiveServer
+from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
 from ligretto.rules import (
     CARDS,
     Action,

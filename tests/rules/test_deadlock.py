@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
 from ligretto.rules import (
     Action,
     Card,
