@@ -4,6 +4,7 @@
 ``[tool.pytest.ini_options]``. Test modules import what they share from here,
 never from one another:
 
+- ``helpers.profiles``: ``examples(n)``, the Hypothesis example counts per profile;
 - ``helpers.layout``: rules positions built from an explicit layout;
 - ``helpers.positions``: four-seat positions for the bot tests;
 - ``helpers.browser``: the live server and Chromium's settings for browser tests;

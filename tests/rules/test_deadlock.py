@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.layout import build, pile, seat
+from helpers.profiles import examples
 from ligretto.rules import (
     Action,
     Card,
@@ -198,7 +199,7 @@ def test_r4_manual_refill_gap_is_not_a_deadlock() -> None:
     assert r.is_over and r.result().termination is Termination.DEADLOCK
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     cards=st.permutations(list(range(40))),
     stack_size=st.integers(1, 10),
@@ -310,7 +311,7 @@ def _play_out_checking(players: int, seed: int, driver: int, options: RuleOption
     return False
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32),

@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
 from ligretto.rules import (
     CARDS,
     Action,
@@ -200,7 +201,7 @@ def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool
     return r
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups())
 def test_r1_to_r6_invariants_hold_through_whole_random_rounds(
     setup: tuple[int, int, RuleOptions, int],
@@ -209,7 +210,7 @@ def test_r1_to_r6_invariants_hold_through_whole_random_rounds(
     drive(players, seed, options, driver, deep=False)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups().filter(lambda s: s[0] <= 4))
 def test_r3_legal_actions_list_exactly_what_apply_accepts(
     setup: tuple[int, int, RuleOptions, int],
@@ -218,7 +219,7 @@ def test_r3_legal_actions_list_exactly_what_apply_accepts(
     drive(players, seed, options, driver, deep=True)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(setup=setups())
 def test_replay_of_the_log_rebuilds_an_identical_round(
     setup: tuple[int, int, RuleOptions, int],

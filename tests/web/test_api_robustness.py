@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
+
 NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
 
 json_values = st.recursive(
@@ -36,7 +38,7 @@ bodies = st.one_of(
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -65,7 +67,7 @@ def test_no_round_body_causes_a_500_or_a_change_when_refused(
 
 
 @settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
