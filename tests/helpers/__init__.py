@@ -5,6 +5,7 @@
 never from one another:
 
 - ``helpers.profiles``: ``examples(n)``, the Hypothesis example counts per profile;
+- ``helpers.api``: a game made through the Tafel API (``new_game``'s games);
 - ``helpers.layout``: rules positions built from an explicit layout;
 - ``helpers.positions``: four-seat positions for the bot tests;
 - ``helpers.browser``: the live server and Chromium's settings for browser tests;

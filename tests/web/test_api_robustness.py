@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.api import NewGame
 from helpers.profiles import examples
-
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
 
 json_values = st.recursive(
     st.none()
