@@ -102,7 +102,7 @@ def test_r4_not_a_deadlock_while_a_hand_card_fits_somewhere() -> None:
 HIDDEN = "B5 B3 B4 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10"
 
 
-def hidden_b5_position(options: RuleOptions, reshuffle_mark: int = -1) -> dict[str, object]:
+def hidden_b5_position(options: RuleOptions, reshuffle_mark: int = -1) -> dict[str, Any]:
     """No-shuffle recycling: seat 0's B5 fits the open B pile but lies where
     turning never brings it up; seat 1's R10 is the last playable card."""
     r = build(

@@ -14,6 +14,7 @@ from ligretto.rules import (
     CARDS,
     Action,
     Card,
+    DeckKind,
     Event,
     Play,
     Round,
@@ -30,7 +31,7 @@ from ligretto.rules import (
 
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[int, int, RuleOptions, int]:
-    deck = draw(st.sampled_from(["ligretto", "cards"]))
+    deck: DeckKind = draw(st.sampled_from(["ligretto", "cards"]))
     options = RuleOptions(
         deck=deck,
         row_refill=draw(st.sampled_from(["auto", "manual"])),
@@ -129,9 +130,9 @@ def candidates(r: Round, seat: int, snap: dict[str, Any]) -> list[Action]:
     """Plays and stores of every open card of ``seat`` to every pile and row position."""
     s = snap["seats"][seat]
     open_cards: list[tuple[str, Source, int | None]] = []
-    for slot, cell in enumerate(s["row"]):
+    for position, cell in enumerate(s["row"]):
         if cell:
-            open_cards.append((cell[-1], Source.ROW, slot))
+            open_cards.append((cell[-1], Source.ROW, position))
     if s["stack"]:
         open_cards.append((s["stack"][-1], Source.STACK, None))
     if s["discard"]:

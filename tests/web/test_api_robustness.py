@@ -128,7 +128,7 @@ def test_odd_paths_and_raw_bodies_never_500(new_game: NewGame, client: TestClien
 def test_a_body_that_is_not_a_json_object_gets_a_message_saying_so(new_game: NewGame) -> None:
     game = new_game(["Anna", "Ben"])
     url = game.url("/rounds")
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         # curl -d without -H sends a form: the answer names the missing header
         (
             {
