@@ -119,6 +119,8 @@ def check_invariants(r: Round) -> dict[str, Any]:
 
 def check_indexes(r: Round, snap: dict[str, Any]) -> None:
     """The incrementally kept indexes equal a rebuild from scratch."""
+    # White-box on purpose: Round keeps these indexes private and offers no
+    # public view of them; legal_actions below is their public effect.
     fresh = Round.from_snapshot(snap)
     for name in ("_need", "_avail", "_fit", "_open", "_open_fit", "_fitting"):
         assert getattr(r, name) == getattr(fresh, name), name
