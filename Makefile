@@ -21,7 +21,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
-	$(VENV)/bin/mypy --strict src
+	$(VENV)/bin/mypy --strict src tests
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src

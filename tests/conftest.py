@@ -1,4 +1,8 @@
-"""Fixtures shared across the suite: a migrated database on SQLite and PostgreSQL.
+"""Hypothesis profiles, and fixtures shared across the suite: a migrated database.
+
+Hypothesis runs the ``fast`` profile unless HYPOTHESIS_PROFILE names another:
+``.ci/run`` sets HYPOTHESIS_PROFILE=ci, the thorough one (see
+``helpers.profiles`` for ``examples(n)``, which scales pinned example counts).
 
 The PostgreSQL variants run when LIGRETTO_TEST_POSTGRES_URL is set (``.ci/run``
 starts a throwaway server); without it they skip, unless
@@ -14,9 +18,25 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine, create_engine, text
 
+from helpers.profiles import CI_EXAMPLES, FAST_EXAMPLES
 from ligretto.store import make_engine, migrate, sqlite_url
+
+# Locally: few examples, and the example database (.hypothesis/) replays failures.
+settings.register_profile("fast", max_examples=FAST_EXAMPLES)
+# In CI: Hypothesis's full default of examples, scaled up again where tests ask
+# for more; a fresh random seed each run; no database, as every CI run starts
+# afresh; and a failing example printed as a blob to reproduce it with.
+settings.register_profile(
+    "ci",
+    max_examples=CI_EXAMPLES,
+    derandomize=False,
+    database=None,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 # Most tests create games and tables far faster than a person could; the
 # per-client rate limits are tested on their own (tests/web/test_rate_limits.py)

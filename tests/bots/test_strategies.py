@@ -6,11 +6,10 @@ import random
 
 import pytest
 
+from helpers.positions import QUIET, position
 from ligretto.bots import BotSpec, Level, get_strategy, make_bot, strategy_names
 from ligretto.bots.strategies import STRATEGIES
 from ligretto.rules import TURN, Play, Refill, Round, RuleOptions, Source, Store
-
-from .positions import QUIET, position
 
 
 def test_registry_has_the_required_strategies_and_the_alias() -> None:

@@ -13,15 +13,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import (
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
+
+from helpers.browser import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
-    DESKTOP,
     PHONE,
     LiveServer,
 )
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +53,7 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
-def _context(browser: Browser, viewport: dict[str, int], **options: object) -> BrowserContext:
+def _context(browser: Browser, viewport: ViewportSize, **options: object) -> BrowserContext:
     context = browser.new_context(
         viewport=viewport,
         device_scale_factor=2 if viewport is PHONE else 1,
@@ -71,7 +78,7 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         if "Content Security Policy" in message.text:
             blocked.append(message.text)
 
-    def make(viewport: dict[str, int] = PHONE, **options: object) -> Page:
+    def make(viewport: ViewportSize = PHONE, **options: object) -> Page:
         context = _context(browser, viewport, **options)
         contexts.append(context)
         page = context.new_page()
@@ -95,7 +102,3 @@ def shoot() -> Callable[[Page, str], Path]:
         return path
 
     return save
-
-
-# Re-exported for test modules; import them from ``browser_support``.
-__all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_ARGS", "DESKTOP", "PHONE", "LiveServer"]

@@ -15,10 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from browser_support import PHONE, LiveServer
+
+# axe-playwright-python ships neither type hints nor a py.typed marker.
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
-from test_tafel_pages import create_game, enter_middle, enter_stacks
+
+from helpers.browser import PHONE, LiveServer
+from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 pytestmark = pytest.mark.browser
 

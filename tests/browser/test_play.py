@@ -15,9 +15,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import DESKTOP, PHONE
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from helpers.browser import DESKTOP, PHONE
 from ligretto.live.table import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round

@@ -6,57 +6,20 @@ pages. Screenshots land in test-artifacts/ for a person to look at.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from browser_support import DESKTOP, PHONE, LiveServer
 from playwright.sync_api import Page, expect
+
+from helpers.browser import DESKTOP, PHONE, LiveServer
+from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 pytestmark = pytest.mark.browser
 
 NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
 MINUS = "\u2212"
-
-
-def create_game(
-    page: Page,
-    server: LiveServer,
-    names: list[str],
-    *,
-    rounds: int | None = None,
-    cards: bool = False,
-) -> None:
-    page.goto(server.url + "/")
-    if cards:
-        page.get_by_label("Played with ordinary playing cards (up to 16 players)").check()
-    rows = page.locator("#names input[name=player]")
-    while rows.count() < len(names):
-        page.get_by_role("button", name="Add player").click()
-    for index, name in enumerate(names):
-        rows.nth(index).fill(name)
-    if rounds is not None:
-        page.locator("input[name=mode][value=rounds]").check()
-        page.locator("#rounds").fill(str(rounds))
-    page.get_by_role("button", name="Create game").last.click()
-    expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit/[\w-]+"))
-
-
-def enter_stacks(page: Page, caller: int | None, stacks: dict[int, int]) -> None:
-    if caller is not None:
-        page.locator(f"input[name=stop][value='{caller}']").check()
-    for seat, count in stacks.items():
-        page.locator(f"#stack-{seat}").fill(str(count))
-    page.get_by_role("button", name="Save stacks").click()
-
-
-def enter_middle(page: Page, middle: dict[int, int]) -> None:
-    for seat, count in middle.items():
-        page.locator(f"#middle-{seat}").fill(str(count))
-    page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
-    page.wait_for_url(re.compile(r"[?&]saved=\d+"))  # the board after the save
 
 
 def totals(page: Page) -> list[str]:

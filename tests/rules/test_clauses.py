@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
 from ligretto.rules import (
     CARDS,
     Action,
@@ -85,7 +85,7 @@ def test_rule_options_reject_unknown_values(bad: dict[str, object]) -> None:
 
 def test_r1_card_text_round_trips_for_both_decks() -> None:
     for deck in ("ligretto", "cards"):
-        for card in CARDS[deck]:  # type: ignore[index]
+        for card in CARDS[deck]:
             assert Card.parse(str(card)) is card
     assert str(Card(Colour.GREEN, 10)) == "G10"
     assert str(Card(Colour.HEARTS, 1)) == "H1"

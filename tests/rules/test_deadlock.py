@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
+from helpers.profiles import examples
 from ligretto.rules import (
     Action,
     Card,
@@ -101,7 +102,7 @@ def test_r4_not_a_deadlock_while_a_hand_card_fits_somewhere() -> None:
 HIDDEN = "B5 B3 B4 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10"
 
 
-def hidden_b5_position(options: RuleOptions, reshuffle_mark: int = -1) -> dict[str, object]:
+def hidden_b5_position(options: RuleOptions, reshuffle_mark: int = -1) -> dict[str, Any]:
     """No-shuffle recycling: seat 0's B5 fits the open B pile but lies where
     turning never brings it up; seat 1's R10 is the last playable card."""
     r = build(
@@ -198,7 +199,7 @@ def test_r4_manual_refill_gap_is_not_a_deadlock() -> None:
     assert r.is_over and r.result().termination is Termination.DEADLOCK
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     cards=st.permutations(list(range(40))),
     stack_size=st.integers(1, 10),
@@ -310,7 +311,7 @@ def _play_out_checking(players: int, seed: int, driver: int, options: RuleOption
     return False
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32),

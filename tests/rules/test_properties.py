@@ -9,10 +9,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
 from ligretto.rules import (
     CARDS,
     Action,
     Card,
+    DeckKind,
     Event,
     Play,
     Round,
@@ -29,7 +31,7 @@ from ligretto.rules import (
 
 @st.composite
 def setups(draw: st.DrawFn) -> tuple[int, int, RuleOptions, int]:
-    deck = draw(st.sampled_from(["ligretto", "cards"]))
+    deck: DeckKind = draw(st.sampled_from(["ligretto", "cards"]))
     options = RuleOptions(
         deck=deck,
         row_refill=draw(st.sampled_from(["auto", "manual"])),
@@ -117,6 +119,8 @@ def check_invariants(r: Round) -> dict[str, Any]:
 
 def check_indexes(r: Round, snap: dict[str, Any]) -> None:
     """The incrementally kept indexes equal a rebuild from scratch."""
+    # White-box on purpose: Round keeps these indexes private and offers no
+    # public view of them; legal_actions below is their public effect.
     fresh = Round.from_snapshot(snap)
     for name in ("_need", "_avail", "_fit", "_open", "_open_fit", "_fitting"):
         assert getattr(r, name) == getattr(fresh, name), name
@@ -128,9 +132,9 @@ def candidates(r: Round, seat: int, snap: dict[str, Any]) -> list[Action]:
     """Plays and stores of every open card of ``seat`` to every pile and row position."""
     s = snap["seats"][seat]
     open_cards: list[tuple[str, Source, int | None]] = []
-    for slot, cell in enumerate(s["row"]):
+    for position, cell in enumerate(s["row"]):
         if cell:
-            open_cards.append((cell[-1], Source.ROW, slot))
+            open_cards.append((cell[-1], Source.ROW, position))
     if s["stack"]:
         open_cards.append((s["stack"][-1], Source.STACK, None))
     if s["discard"]:
@@ -200,7 +204,7 @@ def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool
     return r
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups())
 def test_r1_to_r6_invariants_hold_through_whole_random_rounds(
     setup: tuple[int, int, RuleOptions, int],
@@ -209,7 +213,7 @@ def test_r1_to_r6_invariants_hold_through_whole_random_rounds(
     drive(players, seed, options, driver, deep=False)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups().filter(lambda s: s[0] <= 4))
 def test_r3_legal_actions_list_exactly_what_apply_accepts(
     setup: tuple[int, int, RuleOptions, int],
@@ -218,7 +222,7 @@ def test_r3_legal_actions_list_exactly_what_apply_accepts(
     drive(players, seed, options, driver, deep=True)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(setup=setups())
 def test_replay_of_the_log_rebuilds_an_identical_round(
     setup: tuple[int, int, RuleOptions, int],

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
 from ligretto.rules import (
     Action,
     Card,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from sqlalchemy import Engine
 
+from helpers.profiles import examples
 from ligretto.store import TafelService
 from ligretto.tafel import Game, TafelError, describe
 
@@ -122,7 +123,7 @@ def test_t6_stored_game_follows_every_action_like_the_game_in_memory(engine: Eng
     run_state_machine_as_test(
         machine_for(engine),
         settings=settings(
-            max_examples=25,
+            max_examples=examples(25),
             stateful_step_count=20,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow],

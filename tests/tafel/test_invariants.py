@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
 from ligretto.tafel import Game, Mode, RoundOrderError, Status, describe, from_description
 
 
@@ -38,7 +39,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_t4_totals_are_the_sum_of_round_points(game: Game) -> None:
     expected = [0] * len(game.players)
@@ -50,7 +51,7 @@ def test_t4_totals_are_the_sum_of_round_points(game: Game) -> None:
     assert (running[-1] if running else tuple(expected)) == tuple(expected)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_t6_ranks_are_consistent_with_totals(game: Game) -> None:
     totals, ranks = game.totals, game.ranks
@@ -62,7 +63,7 @@ def test_t6_ranks_are_consistent_with_totals(game: Game) -> None:
         assert ranks[a] == 1 + sum(t > totals[a] for t in totals)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_t4_t5_winners_hold_the_top_total_exactly_when_finished(game: Game) -> None:
     if game.status is Status.FINISHED:
@@ -77,13 +78,13 @@ def test_t4_t5_winners_hold_the_top_total_exactly_when_finished(game: Game) -> N
         assert game.winners == ()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(games())
 def test_t6_export_reimports_to_the_same_game(game: Game) -> None:
     assert describe(from_description(describe(game))) == describe(game)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(games())
 def test_t6_removing_the_last_round_restores_the_previous_totals(game: Game) -> None:
     if not game.rounds:
@@ -99,7 +100,7 @@ def test_t6_removing_the_last_round_restores_the_previous_totals(game: Game) -> 
         assert game.status is Status.FINISHED
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_t4_totals_kept_round_by_round_equal_a_fresh_count(game: Game) -> None:
     fresh = Game.restore(

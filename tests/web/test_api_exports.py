@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from fastapi.testclient import TestClient
 
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
+from helpers.api import NewGame
 
 
 def test_t6_history_records_every_change_with_time(new_game: NewGame) -> None:

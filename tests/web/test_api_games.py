@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import base64
 import itertools
-from collections.abc import Callable
-from typing import Any
 
 from fastapi.testclient import TestClient
 
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
+from helpers.api import NewGame
 
 
 def test_t1_create_target_game_returns_id_token_and_urls(client: TestClient) -> None:

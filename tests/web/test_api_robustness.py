@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
+from helpers.api import NewGame
+from helpers.profiles import examples
 
 json_values = st.recursive(
     st.none()
@@ -36,7 +36,7 @@ bodies = st.one_of(
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -65,7 +65,7 @@ def test_no_round_body_causes_a_500_or_a_change_when_refused(
 
 
 @settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -128,7 +128,7 @@ def test_odd_paths_and_raw_bodies_never_500(new_game: NewGame, client: TestClien
 def test_a_body_that_is_not_a_json_object_gets_a_message_saying_so(new_game: NewGame) -> None:
     game = new_game(["Anna", "Ben"])
     url = game.url("/rounds")
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         # curl -d without -H sends a form: the answer names the missing header
         (
             {

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
+from helpers.api import NewGame
 
 
 def test_t2_open_round_with_stacks_only_is_pending(new_game: NewGame) -> None:

@@ -7,14 +7,12 @@ checked on ``Content-Length`` and counted on chunked bodies.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from fastapi.testclient import TestClient
 
+from helpers.api import NewGame
 from ligretto.web.limits import DEFAULT_LIMIT, IMPORT_LIMIT, MIB
-
-NewGame = Callable[..., Any]  # the ``new_game`` fixture (tests/web/conftest.py)
 
 JSON = {"Content-Type": "application/json"}
 

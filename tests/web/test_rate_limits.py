@@ -75,7 +75,8 @@ def test_a_trusted_proxy_names_the_client_and_an_untrusted_one_does_not(tmp_path
 
         def create(forwarded: str) -> int:
             headers = {"X-Forwarded-For": forwarded}
-            return client.post("/api/games", json=PLAYERS, headers=headers).status_code
+            status: int = client.post("/api/games", json=PLAYERS, headers=headers).status_code
+            return status
 
         assert create("192.0.2.1") == 201
         assert create("192.0.2.1") == 429

@@ -20,7 +20,7 @@ def create(client: TestClient, players: list[str], **fields: str) -> str:
     data.update(fields)
     response = client.post("/", data=data)
     assert response.status_code == 303, response.text
-    location = response.headers["location"]
+    location: str = response.headers["location"]
     assert re.fullmatch(r"/g/[\w-]+/edit/[\w-]+\?created=1", location)
     welcome = client.get(location).text
     assert "Game created. Everyone can watch it on their phone:" in welcome

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.sync_api import ViewportSize
+
 from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
@@ -17,8 +19,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 

@@ -1,0 +1,13 @@
+"""Helpers shared by the test modules, importable as ``helpers`` from every test.
+
+``tests/`` is on ``sys.path`` through ``pythonpath`` in pyproject.toml's
+``[tool.pytest.ini_options]``. Test modules import what they share from here,
+never from one another:
+
+- ``helpers.profiles``: ``examples(n)``, the Hypothesis example counts per profile;
+- ``helpers.api``: a game made through the Tafel API (``new_game``'s games);
+- ``helpers.layout``: rules positions built from an explicit layout;
+- ``helpers.positions``: four-seat positions for the bot tests;
+- ``helpers.browser``: the live server and Chromium's settings for browser tests;
+- ``helpers.tafel_pages``: filling in the Tafel's forms in a browser.
+"""
