@@ -1,6 +1,6 @@
 """Request bodies over the limit get 413 and change nothing (no crash, no memory hog).
 
-1 MiB for every body, 8 MiB for ``POST /api/games/import``; the limit is
+1 MiB for every body, 6 MiB for ``POST /api/games/import``; the limit is
 checked on ``Content-Length`` and counted on chunked bodies.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from fastapi.testclient import TestClient
 
 from helpers.api import NewGame
-from ligretto.web.limits import DEFAULT_LIMIT, IMPORT_LIMIT, MIB
+from ligretto.web.limits import DEFAULT_LIMIT, IMPORT_LIMIT, MIB, describe
 
 JSON = {"Content-Type": "application/json"}
 
@@ -99,7 +99,7 @@ def test_import_takes_more_than_the_default_but_not_without_end(
     )
     assert too_big.status_code == 413
     assert too_big.json()["detail"] == (
-        "The request body is larger than 8 MiB; nothing was changed."
+        f"The request body is larger than {describe(IMPORT_LIMIT)}; nothing was changed."
     )
 
 

@@ -13,11 +13,18 @@ from ligretto.store.database import make_engine, migrate, sqlite_url
 from ligretto.store.errors import (
     ForbiddenError,
     GameNotFoundError,
+    StoreBusyError,
     StoreError,
     VersionConflictError,
 )
 from ligretto.store.hub import ChangeHub, Subscription
-from ligretto.store.results import CreatedGame, HistoryEntry, StoredGame, WriteResult
+from ligretto.store.results import (
+    CreatedGame,
+    HistoryEntry,
+    StoredGame,
+    StoredRound,
+    WriteResult,
+)
 from ligretto.store.service import TafelService
 
 __all__ = [
@@ -26,8 +33,10 @@ __all__ = [
     "ForbiddenError",
     "GameNotFoundError",
     "HistoryEntry",
+    "StoreBusyError",
     "StoreError",
     "StoredGame",
+    "StoredRound",
     "Subscription",
     "TafelService",
     "VersionConflictError",

@@ -32,3 +32,20 @@ class VersionConflictError(StoreError):
         )
         self.expected = expected
         self.current = current
+
+
+class StoreBusyError(StoreError):
+    """The database stayed locked by other writers longer than the busy timeout.
+
+    Nothing was written; the same request may simply be sent again after
+    ``retry_after`` seconds.
+    """
+
+    retry_after = 2
+    """Seconds a client should wait before it sends the request again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the server is busy saving other changes; nothing was changed, "
+            f"please try again in {self.retry_after} seconds"
+        )

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import ColumnElement, Integer, cast, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Connection, Row
 
+from ligretto.rules.result import points
 from ligretto.store.cache import CachedGame
 from ligretto.store.changes import Change, RoundOp
 from ligretto.store.errors import GameNotFoundError
 from ligretto.store.models import EventRow, GameRow, RoundRow
-from ligretto.store.results import HistoryEntry, StoredGame
+from ligretto.store.results import HistoryEntry, StoredGame, StoredRound
 from ligretto.store.tokens import is_game_id
-from ligretto.tafel import Game, Round
+from ligretto.tafel import Code, Game, NoSuchRoundError, Round
+from ligretto.tafel.limits import MAX_ROUNDS
 
 Lock = Literal["share", "update"]
 """``update`` for writes (``FOR UPDATE``); ``share`` keeps writers out while reading."""
@@ -37,8 +41,77 @@ def read_game(
     cached: CachedGame | None = None,
 ) -> tuple[StoredGame, str]:
     """The game and its token hash; with ``cached`` at the stored version, skip its rounds."""
+    row = _read_game_row(conn, game_id, lock)
+    if cached is not None and cached.version == row.version:
+        game = cached.game.copy()  # the cached game itself is never changed
+    else:
+        game = _restore(row, read_rounds(conn, game_id))
+    stored = StoredGame(row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at))
+    return stored, row.token_hash
+
+
+def read_round(conn: Connection, game_id: str, number: int, *, lock: Lock | None) -> StoredRound:
+    """Round *number* with the running totals after it, without reading the other rounds.
+
+    Three statements whatever the length of the game: the game row, the
+    round's row and, for a complete round, one aggregate over the rounds up
+    to it (the database adds up the counts; one row comes back).
+    """
+    row = _read_game_row(conn, game_id, lock)
+    game = _restore(row, [])  # players and settings only: names the counts
+    found = None
+    # A game has at most MAX_ROUNDS rounds: other numbers are not even looked
+    # up (nor sent to a database whose integers they may not fit).
+    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= MAX_ROUNDS:
+        found = conn.execute(
+            select(RoundRow.n, RoundRow.stacks, RoundRow.middle, RoundRow.confirmed).where(
+                RoundRow.game_id == game_id, RoundRow.n == number
+            )
+        ).one_or_none()
+    if found is None:
+        count = conn.execute(
+            select(func.count()).select_from(RoundRow).where(RoundRow.game_id == game_id)
+        ).scalar_one()
+        raise NoSuchRoundError(
+            Code.NO_SUCH_ROUND,
+            f"there is no round {number}: the game has {count} round(s)",
+            rule="T6",
+        )
+    rnd = _round(found)
+    totals = None
+    if rnd.complete:
+        totals = _totals_through(conn, game_id, number, len(game.players))
+    return StoredRound(row.id, row.version, game, rnd, totals)
+
+
+def _totals_through(conn: Connection, game_id: str, number: int, seats: int) -> tuple[int, ...]:
+    # Only the last round can be pending, so rounds 1..number are complete
+    # when round *number* is. Points are linear in the counts (R5: middle −
+    # 2 × stack), so the total of the points is the points of the summed
+    # middles and stacks: the rule stays in ligretto.rules.result.points.
+    dialect = conn.dialect.name
+    sums: list[ColumnElement[Any]] = []
+    for seat in range(seats):
+        sums.append(func.sum(_json_item(dialect, RoundRow.middle, seat)))
+        sums.append(func.sum(_json_item(dialect, RoundRow.stacks, seat)))
+    summed = conn.execute(
+        select(*sums).where(
+            RoundRow.game_id == game_id, RoundRow.n <= number, RoundRow.middle.is_not(None)
+        )
+    ).one()
+    return tuple(points(int(summed[2 * s]), int(summed[2 * s + 1])) for s in range(seats))
+
+
+def _json_item(dialect: str, column: Any, index: int) -> ColumnElement[Any]:
+    """Element *index* of a JSON array stored as text, as an integer."""
+    if dialect == "postgresql":
+        return cast(cast(column, JSONB)[index].astext, Integer)
+    return func.json_extract(column, f"$[{index}]")
+
+
+def _read_game_row(conn: Connection, game_id: str, lock: Lock | None) -> Row[Any]:
     _check_id(game_id)
-    query = select(GameRow).where(GameRow.id == game_id)
+    query = select(GameRow.__table__).where(GameRow.id == game_id)
     if lock == "update":
         query = query.with_for_update()
     elif lock == "share":
@@ -46,22 +119,21 @@ def read_game(
     row = conn.execute(query).one_or_none()
     if row is None:
         raise GameNotFoundError(game_id)
-    if cached is not None and cached.version == row.version:
-        game = cached.game.copy()  # the cached game itself is never changed
-    else:
-        game = Game.restore(
-            json.loads(row.players),
-            mode=row.mode,
-            target=row.target,
-            agreed_rounds=row.agreed_rounds,
-            deck=row.deck,
-            row_storage=row.row_storage,
-            rounds=read_rounds(conn, game_id),
-            closed=row.closed,
-            scored=row.scored,
-        )
-    stored = StoredGame(row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at))
-    return stored, row.token_hash
+    return row
+
+
+def _restore(row: Row[Any], rounds: list[Round]) -> Game:
+    return Game.restore(
+        json.loads(row.players),
+        mode=row.mode,
+        target=row.target,
+        agreed_rounds=row.agreed_rounds,
+        deck=row.deck,
+        row_storage=row.row_storage,
+        rounds=rounds,
+        closed=row.closed,
+        scored=row.scored,
+    )
 
 
 def read_rounds(conn: Connection, game_id: str) -> list[Round]:
@@ -71,15 +143,16 @@ def read_rounds(conn: Connection, game_id: str) -> list[Round]:
         .where(RoundRow.game_id == game_id)
         .order_by(RoundRow.n)
     ).all()
-    return [
-        Round(
-            r.n,
-            tuple(json.loads(r.stacks)),
-            None if r.middle is None else tuple(json.loads(r.middle)),
-            r.confirmed,
-        )
-        for r in rows
-    ]
+    return [_round(r) for r in rows]
+
+
+def _round(r: Row[int, str, str | None, bool]) -> Round:
+    return Round(
+        r.n,
+        tuple(json.loads(r.stacks)),
+        None if r.middle is None else tuple(json.loads(r.middle)),
+        r.confirmed,
+    )
 
 
 def read_version(conn: Connection, game_id: str) -> int:
@@ -121,27 +194,44 @@ def read_history(conn: Connection, game_id: str) -> list[HistoryEntry]:
     ]
 
 
-def insert_game(conn: Connection, game_id: str, token_hash: str, game: Game, now: datetime) -> None:
-    """The game row at version 1 and, for an import, all its rounds at once."""
-    conn.execute(
-        insert(GameRow).values(
-            id=game_id,
-            token_hash=token_hash,
-            players=json.dumps(list(game.players)),
-            mode=game.mode.value,
-            target=game.target,
-            agreed_rounds=game.agreed_rounds,
-            deck=game.deck.value,
-            row_storage=game.row_storage,
-            closed=game.closed,
-            scored=game.scored,
-            version=1,
-            created_at=now,
-            updated_at=now,
-        )
-    )
-    if game.rounds:
-        conn.execute(insert(RoundRow), [_round_row(game_id, rnd, now) for rnd in game.rounds])
+@dataclass(frozen=True, slots=True)
+class NewGameRows:
+    """A new game's rows, made ready before the write transaction begins.
+
+    An import brings up to :data:`~ligretto.tafel.limits.MAX_ROUNDS` rounds;
+    encoding them is done beforehand so the write lock is held only for the
+    inserts themselves.
+    """
+
+    game: dict[str, Any]
+    rounds: list[dict[str, Any]]
+
+
+def new_game_rows(game_id: str, token_hash: str, game: Game, now: datetime) -> NewGameRows:
+    """The game row at version 1 and, for an import, all its rounds (no database needed)."""
+    row = {
+        "id": game_id,
+        "token_hash": token_hash,
+        "players": json.dumps(list(game.players)),
+        "mode": game.mode.value,
+        "target": game.target,
+        "agreed_rounds": game.agreed_rounds,
+        "deck": game.deck.value,
+        "row_storage": game.row_storage,
+        "closed": game.closed,
+        "scored": game.scored,
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+    }
+    return NewGameRows(row, [_round_row(game_id, rnd, now) for rnd in game.rounds])
+
+
+def insert_game(conn: Connection, rows: NewGameRows) -> None:
+    """Insert the rows of :func:`new_game_rows`: one statement for the game, one for its rounds."""
+    conn.execute(insert(GameRow).values(rows.game))
+    if rows.rounds:
+        conn.execute(insert(RoundRow), rows.rounds)
 
 
 def write_round(conn: Connection, game_id: str, rnd: Round, op: RoundOp, now: datetime) -> None:

@@ -1,4 +1,4 @@
-"""What the store hands out: a stored game, a new game, a write's result, a history entry."""
+"""What the store hands out: a stored game or round, a new game, a write's result, history."""
 
 from __future__ import annotations
 
@@ -30,6 +30,25 @@ class StoredGame:
             updated_at=self.updated_at,
             with_rounds=with_rounds,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """One stored round with the running totals after it, read without the other rounds.
+
+    ``game`` holds the players and settings only (no rounds): it names the counts.
+    """
+
+    game_id: str
+    version: int
+    game: Game
+    round: Round
+    totals: tuple[int, ...] | None
+    """Totals after this round (T6); None while it is pending."""
+
+    def describe(self) -> dict[str, Any]:
+        """The round as :func:`ligretto.tafel.describe_round` data, as in the whole game's."""
+        return describe_round(self.game, self.round, self.totals)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,11 @@ Each write
 6. commits, then tells the change listeners (live updates).
 
 A refused action raises and changes nothing (T2/T3). A round is saved whole
-or not at all.
+or not at all. A lock another transaction holds longer than the engine's
+busy timeout raises :class:`StoreBusyError` (nothing written; try again).
+
+An import is checked and replayed by the domain, and its rows encoded,
+before its transaction begins: the write lock is held only for the inserts.
 """
 
 from __future__ import annotations
@@ -28,16 +32,23 @@ from sqlalchemy import Engine
 from ligretto.store import changes, repository
 from ligretto.store.cache import GameCache
 from ligretto.store.changes import Change, Counts
-from ligretto.store.database import writer
+from ligretto.store.database import busy_guard, writer
 from ligretto.store.errors import (
     ForbiddenError,
     GameNotFoundError,
+    StoreBusyError,
     StoreError,
     VersionConflictError,
 )
-from ligretto.store.results import CreatedGame, HistoryEntry, StoredGame, WriteResult
+from ligretto.store.results import (
+    CreatedGame,
+    HistoryEntry,
+    StoredGame,
+    StoredRound,
+    WriteResult,
+)
 from ligretto.store.tokens import hash_token, new_game_id, new_token, token_matches
-from ligretto.tafel import Deck, Game, Mode
+from ligretto.tafel import Code, Deck, Game, InvalidGameError, Mode
 from ligretto.tafel.exchange import game_from_json, game_to_csv, game_to_json
 
 __all__ = [
@@ -47,8 +58,10 @@ __all__ = [
     "ForbiddenError",
     "GameNotFoundError",
     "HistoryEntry",
+    "StoreBusyError",
     "StoreError",
     "StoredGame",
+    "StoredRound",
     "TafelService",
     "VersionConflictError",
     "WriteResult",
@@ -78,30 +91,40 @@ class TafelService:
     def get_game(self, game_id: str) -> StoredGame:
         """The game with all rounds; raises :class:`GameNotFoundError`."""
         cached = self._cache.get(game_id)
-        with self.engine.connect() as conn:
+        with busy_guard(), self.engine.connect() as conn:
             # FOR SHARE keeps a writer from committing between the two reads
             # (PostgreSQL); SQLite reads one snapshot per transaction anyway.
             stored = repository.read_game(conn, game_id, lock="share", cached=cached)[0]
             conn.rollback()
         return stored
 
+    def get_round(self, game_id: str, number: int) -> StoredRound:
+        """Round *number* with the totals after it, read without the game's other rounds.
+
+        Raises :class:`GameNotFoundError` or :class:`~ligretto.tafel.NoSuchRoundError`.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            stored = repository.read_round(conn, game_id, number, lock="share")
+            conn.rollback()
+        return stored
+
     def version(self, game_id: str) -> int:
         """The game's current version (cheap; for live updates)."""
-        with self.engine.connect() as conn:
+        with busy_guard(), self.engine.connect() as conn:
             version = repository.read_version(conn, game_id)
             conn.rollback()
         return version
 
     def check_token(self, game_id: str, token: str | None) -> bool:
         """Whether ``token`` is the game's edit token; raises :class:`GameNotFoundError`."""
-        with self.engine.connect() as conn:
+        with busy_guard(), self.engine.connect() as conn:
             token_hash = repository.read_token_hash(conn, game_id)
             conn.rollback()
         return token_matches(token_hash, token)
 
     def history(self, game_id: str) -> list[HistoryEntry]:
         """Every change of the game, oldest first (T6)."""
-        with self.engine.connect() as conn:
+        with busy_guard(), self.engine.connect() as conn:
             entries = repository.read_history(conn, game_id)
             conn.rollback()
         return entries
@@ -145,9 +168,21 @@ class TafelService:
         return self._insert_game(game, Change("create", detail={"players": list(game.players)}))
 
     def import_game(self, data: Mapping[str, Any]) -> CreatedGame:
-        """A new game (new id and token) from an export; every round is checked again."""
+        """A new game (new id and token) from an export; every round is checked again.
+
+        The history records only what the domain made of the export (the
+        players as cleaned, the number of rounds), never a value of the
+        export as it was sent.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidGameError(Code.BAD_IMPORT, "an export is a JSON object", rule="T6")
+        if not isinstance(data.get("players"), list):
+            # A mapping would be read as its keys, a string as its letters.
+            raise InvalidGameError(
+                Code.BAD_IMPORT, "players must be a list of names in seating order", rule="T6"
+            )
         game = game_from_json(data)
-        detail = {"source_id": data.get("id")} if "id" in data else {}
+        detail = {"players": list(game.players), "rounds": len(game.rounds)}
         return self._insert_game(game, Change("import", detail=detail))
 
     # ------------------------------------------------------------------ writes
@@ -250,8 +285,9 @@ class TafelService:
         game_id = new_game_id()
         token = new_token()
         now = _now()
-        with self._writer.begin() as conn:
-            repository.insert_game(conn, game_id, hash_token(token), game, now)
+        rows = repository.new_game_rows(game_id, hash_token(token), game, now)
+        with busy_guard(), self._writer.begin() as conn:
+            repository.insert_game(conn, rows)
             repository.append_history(conn, game_id, 1, now, change)
         stored = StoredGame(game_id, 1, game, now, now)
         self._notify(game_id, 1)
@@ -269,7 +305,7 @@ class TafelService:
         # reads one row and writes one round, however long the game is. Any
         # other writer, in this process or another, bumps the version first.
         cached = self._cache.get(game_id)
-        with self._writer.begin() as conn:
+        with busy_guard(), self._writer.begin() as conn:
             stored, token_hash = repository.read_game(conn, game_id, lock="update", cached=cached)
             if not token_matches(token_hash, token):
                 raise ForbiddenError()

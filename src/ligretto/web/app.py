@@ -30,7 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     publishes every committed change to it), ``app.state.settings`` the settings.
     """
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url())
+    engine = make_engine(settings.resolved_database_url(), busy_timeout=settings.busy_timeout)
     migrate(engine)  # zero configuration: a new data directory just works
     hub = ChangeHub()
     service = TafelService(engine, [hub.publish])
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tafel = service
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
-    # Bodies are refused over 1 MiB (imports 8 MiB) before they fill memory.
+    # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())

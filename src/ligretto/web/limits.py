@@ -28,9 +28,18 @@ MIB = 1024 * 1024
 DEFAULT_LIMIT = 1 * MIB
 """Every form and API body: a 16-player round is a few hundred bytes."""
 
-IMPORT_LIMIT = 8 * MIB
-"""``POST /api/games/import``: a 550-round export is about 115 KiB, and a
-16-player game of 100 rounds (T1) must import with plenty of room."""
+IMPORT_LIMIT = 6 * MIB
+"""``POST /api/games/import``: the largest game an export can hold, with room.
+
+A game has at most 1000 rounds (``ligretto.tafel.limits.MAX_ROUNDS``) and
+16 players. Its export (every round with counts, points and totals by name,
+plus a history of two entries per round) measures 1.1 MiB with short names
+and 4.6 MiB with 16 names of the longest length (40 characters, T1) in
+Latin letters; 6 MiB leaves a third more for corrections in the history and
+accented letters. Past that is not a game but a load on the server: a body
+is parsed into objects several times its size. (Exports of that length
+whose 16 names are all 40 characters of a script that takes three bytes a
+letter, CJK, reach 11.6 MiB and are refused.)"""
 
 LARGER_LIMITS: Mapping[tuple[str, str], int] = {("POST", "/api/games/import"): IMPORT_LIMIT}
 
@@ -42,7 +51,7 @@ class _TooLargeError(Exception):
 
 
 def describe(limit: int) -> str:
-    """``1 MiB``, ``8 MiB`` or a byte count for odd limits."""
+    """``1 MiB``, ``6 MiB`` or a byte count for odd limits."""
     return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit} bytes"
 
 

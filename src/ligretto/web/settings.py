@@ -9,6 +9,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
+from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.web.ratelimit import RateLimits
 
 
@@ -53,3 +54,8 @@ class Settings(BaseSettings):
 
     def resolved_database_url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
+
+    busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0)
+    """Seconds a write waits for another one's database lock before it is answered
+    with 503 and ``Retry-After`` (SQLite's busy timeout, PostgreSQL's ``lock_timeout``);
+    pass it to :func:`ligretto.store.make_engine`."""

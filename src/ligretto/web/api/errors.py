@@ -2,7 +2,12 @@
 
 Every error body is ``{"detail": <sentence>, "code": <machine code>, ...}``;
 Tafel errors add ``rule`` (T1–T6) and ``player``. 422 refused input, 403 no
-valid edit token, 404 unknown game or round, 409 stale version.
+valid edit token, 404 unknown game or round, 409 stale version, 503 the
+database stayed locked by other writers (``Retry-After``; nothing changed).
+
+No error answer repeats a text it cannot encode: JSON may carry lone
+surrogates (``"\ud800"``), which have no UTF-8 form, so every text taken
+from a request is made printable first (:func:`encodable`).
 
 The store's errors are raised by dependencies the pages share with the API
 (``ligretto.web.deps``): outside ``/api/`` they are answered by the page
@@ -15,15 +20,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import (
-    http_exception_handler,
-    request_validation_exception_handler,
-)
+from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from ligretto.store import ForbiddenError, GameNotFoundError, VersionConflictError
+from ligretto.store import (
+    ForbiddenError,
+    GameNotFoundError,
+    StoreBusyError,
+    VersionConflictError,
+)
 from ligretto.tafel import NoSuchRoundError, TafelError
 
 ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
@@ -50,7 +58,22 @@ class ApiError(Exception):
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"detail": message, "code": code, **extra}
+    body: dict[str, Any] = encodable({"detail": message, "code": code, **extra})
+    return body
+
+
+def encodable(value: Any) -> Any:
+    """*value* with every text made encodable as UTF-8 (lone surrogates become ``?``).
+
+    Works through dicts (keys too), lists and tuples; other values pass as they are.
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {encodable(k): encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encodable(v) for v in value]
+    return value
 
 
 def _is_api(request: Request) -> bool:
@@ -94,7 +117,16 @@ async def _conflict(_request: Request, exc: Exception) -> Response:
     )
 
 
-_NOT_JSON = "the body cannot be read as JSON"
+async def _busy(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StoreBusyError)
+    return JSONResponse(
+        error_body("busy", str(exc), retry_after=exc.retry_after),
+        status_code=503,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+NOT_JSON = "the body cannot be read as JSON"
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -104,7 +136,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     # FastAPI answers 400 when it cannot even decode the body (bytes that are
     # not UTF-8, a number too long to convert): to the API that is refused
     # input like any other, so the same 422 and error shape.
-    return JSONResponse(error_body("invalid_request", _NOT_JSON), status_code=422)
+    return JSONResponse(error_body("invalid_request", NOT_JSON), status_code=422)
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -116,26 +148,41 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "request"
 
 
-def _whole_body_problem(request: Request, missing: bool) -> str:
-    if missing:
-        return "this needs a JSON object as its body (Content-Type: application/json)"
-    content_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if content_type != "application/json" and not content_type.endswith("+json"):
+def content_type_problem(content_type: str | None) -> str | None:
+    """What is wrong with a ``Content-Type`` for a JSON body, or None if nothing."""
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    if kind != "application/json" and not kind.endswith("+json"):
         # FastAPI reads a body as JSON only when it is declared as JSON
         # (curl -d without -H sends a form).
         return "send the body as JSON, with the header Content-Type: application/json"
-    return "the body must be a JSON object"
+    return None
+
+
+def _whole_body_problem(request: Request, missing: bool) -> str:
+    if missing:
+        return "this needs a JSON object as its body (Content-Type: application/json)"
+    problem = content_type_problem(request.headers.get("content-type"))
+    return problem or "the body must be a JSON object"
+
+
+async def _invalid_form(exc: RequestValidationError) -> Response:
+    # FastAPI's own answer, which the pages and online play keep, but with
+    # the echoed input made encodable: FastAPI repeats the value it refused
+    # (``input``), and a lone surrogate in it would fail the answer with 500.
+    return JSONResponse(
+        status_code=422, content={"detail": encodable(jsonable_encoder(exc.errors()))}
+    )
 
 
 async def _invalid_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     if not _is_api(request):
-        # The web pages keep FastAPI's own answer for their forms.
-        return await request_validation_exception_handler(request, exc)
+        return await _invalid_form(exc)
+    # Never the refused value itself (``input``): only where and why.
     errors = [
         {
-            "loc": [str(p) for p in e.get("loc", ())],
-            "msg": str(e.get("msg", "")),
+            "loc": [encodable(str(p)) for p in e.get("loc", ())],
+            "msg": encodable(str(e.get("msg", ""))),
             "type": e.get("type"),
         }
         for e in exc.errors()
@@ -143,7 +190,7 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     by_field: dict[str, list[str]] = {}
     for e in errors:
         if e["type"] == "json_invalid":
-            by_field.setdefault(_NOT_JSON, [])
+            by_field.setdefault(NOT_JSON, [])
             continue
         if e["loc"] == ["body"]:  # the body as a whole is missing or no object
             by_field.setdefault(_whole_body_problem(request, e["type"] == "missing"), [])
@@ -177,7 +224,8 @@ def install_error_handlers(
 ) -> None:
     """Answer every domain and store error with the API's error shape.
 
-    *pages* answers a store error outside ``/api/`` instead (a page, not JSON).
+    *pages* answers a store error outside ``/api/`` instead (a page, not JSON):
+    the pages' write routes raise :class:`StoreBusyError` too.
     """
     pages = pages or {}
     app.add_exception_handler(ApiError, _api_error)
@@ -186,6 +234,7 @@ def install_error_handlers(
         (GameNotFoundError, _not_found),
         (ForbiddenError, _forbidden),
         (VersionConflictError, _conflict),
+        (StoreBusyError, _busy),
     ):
         app.add_exception_handler(error, _by_surface(handler, pages.get(error)))
     app.add_exception_handler(RequestValidationError, _invalid_request)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from typing import Any
 
-from fastapi import APIRouter, Body, Request, Response
+from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import CreatedGame
+from ligretto.web.api.errors import NOT_JSON, ApiError, content_type_problem
 from ligretto.web.api.responses import created_out, game_out, set_version, write_out
 from ligretto.web.api.schemas import ERRORS, CreatedOut, GameIn, GameOut, WriteOut
 from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
@@ -35,15 +38,67 @@ def create_game(body: GameIn, service: Service, request: Request, response: Resp
     return _created(request, response, created)
 
 
-@router.post("/import", status_code=201, responses=ERRORS)
-def import_game(
-    data: Annotated[dict[str, Any], Body(description="a game from export.json")],
-    service: Service,
-    request: Request,
-    response: Response,
-) -> CreatedOut:
-    """Import an export as a new game (new id and token); every round is checked again."""
-    return _created(request, response, service.import_game(data))
+class _DuplicateKeyError(ValueError):
+    """A JSON object of the import names the same key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKeyError(key)
+        data[key] = value
+    return data
+
+
+def parse_import(body: bytes) -> Any:
+    """The import body as JSON; a key twice in one object is refused (422 ``bad_import``).
+
+    Which of two ``"players"`` would count is up to the parser; a person
+    who sent both meant something else, so neither is taken.
+    """
+    try:
+        return json.loads(body, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as error:
+        raise ApiError(
+            422,
+            "bad_import",
+            f"the key {error.key[:40]!r} appears twice in one object of the export;"
+            " nothing was imported",
+            rule="T6",
+            player=None,
+        ) from None
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
+        raise ApiError(422, "invalid_request", NOT_JSON) from None
+
+
+_IMPORT_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "a game from export.json",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+@router.post("/import", status_code=201, responses=ERRORS, openapi_extra=_IMPORT_BODY)
+async def import_game(service: Service, request: Request, response: Response) -> CreatedOut:
+    """Import an export as a new game (new id and token); every round is checked again.
+
+    The body is read as it was sent, so that a key given twice is refused
+    rather than silently overwritten. Parsing and the domain's checks run
+    before (and outside) the write transaction.
+    """
+    problem = content_type_problem(request.headers.get("content-type"))
+    if problem:
+        raise ApiError(422, "invalid_request", problem)
+    data = await run_in_threadpool(parse_import, await request.body())
+    created = await run_in_threadpool(service.import_game, data)
+    return _created(request, response, created)
 
 
 @router.get("/{game_id}", responses=ERRORS)

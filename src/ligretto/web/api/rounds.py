@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.responses import set_version, write_out
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
-from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
+from ligretto.web.deps import EditToken, ExpectedVersion, Service
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
 
@@ -31,12 +31,14 @@ def open_round(
 
 
 @router.get("/{n}", responses=ERRORS)
-def get_round(game_id: str, n: int, stored: GameDep, response: Response) -> RoundOut:
-    """One round with its points and the running totals after it."""
-    del game_id  # declared for the order of the documented parameters; GameDep reads it
-    rnd = stored.game.round(n)
+def get_round(game_id: str, n: int, service: Service, response: Response) -> RoundOut:
+    """One round with its points and the running totals after it.
+
+    Read on its own: the game's other rounds are neither loaded nor replayed.
+    """
+    stored = service.get_round(game_id, n)
     set_version(response, stored.version)
-    return RoundOut.model_validate(stored.describe()["rounds"][rnd.number - 1])
+    return RoundOut.model_validate(stored.describe())
 
 
 @router.put("/{n}", responses=ERRORS)

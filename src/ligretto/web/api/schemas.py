@@ -11,6 +11,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from ligretto.tafel.limits import (
+    DEFAULT_TARGET,
+    MAX_AGREED_ROUNDS,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    MIN_PLAYERS,
+    TARGET_CHOICES,
+    max_players,
+)
+
+# Names are checked by the domain's one name rule (ligretto.tafel.names:
+# trimmed, NFC, visible, at most MAX_NAME_LENGTH characters); the schema
+# only documents the limits, so a name is never refused here by other rules.
+_NAMES = (
+    f"{MIN_PLAYERS}–{max_players('ligretto')} names ({max_players('cards')} with deck"
+    f" 'cards'), seating order; each at most {MAX_NAME_LENGTH} characters, names must"
+    " differ ignoring case"
+)
+_NAME_SCHEMA: dict[str, Any] = {"items": {"type": "string", "maxLength": MAX_NAME_LENGTH}}
+_TARGETS = ", ".join(str(t) for t in TARGET_CHOICES if t != DEFAULT_TARGET)
+
 Counts = dict[str, Any] | list[Any]
 
 _COUNTS_SCHEMA: dict[str, Any] = {
@@ -34,11 +55,16 @@ class GameIn(BaseModel):
         },
     )
 
-    players: list[str] = Field(description="2–12 names (16 with deck 'cards'), seating order")
+    players: list[str] = Field(description=_NAMES, json_schema_extra=_NAME_SCHEMA)
     mode: Literal["target", "rounds"] = "target"
     # Strict: pydantic would read JSON true as the number 1 and "yes" as true.
-    target: StrictInt | None = Field(None, description="target games: 50, 99 (default), 150 … 1000")
-    rounds: StrictInt | None = Field(None, description="rounds games: the agreed number, 1–100")
+    target: StrictInt | None = Field(
+        None,
+        description=f"target games: {DEFAULT_TARGET} (default), {_TARGETS} … {MAX_TARGET}",
+    )
+    rounds: StrictInt | None = Field(
+        None, description=f"rounds games: the agreed number, 1–{MAX_AGREED_ROUNDS}"
+    )
     deck: Literal["ligretto", "cards"] = "ligretto"
     row_storage: StrictBool = Field(False, description="R6: skips the T3 plausibility check")
 
@@ -149,4 +175,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no such game or round"},
     409: {"model": ErrorOut, "description": "the game changed since the If-Match version"},
     422: {"model": ErrorOut, "description": "refused input, with the player and the rule"},
+    503: {
+        "model": ErrorOut,
+        "description": "the database stayed locked by other writers; nothing was changed,"
+        " send again after Retry-After seconds",
+    },
 }

@@ -15,7 +15,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store import ForbiddenError, GameNotFoundError, StoredGame, TafelService
+from ligretto.store import (
+    ForbiddenError,
+    GameNotFoundError,
+    StoreBusyError,
+    StoredGame,
+    TafelService,
+)
 from ligretto.web.api.errors import ExceptionHandler
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.deps import (
@@ -102,9 +108,23 @@ async def _bad_link_page(request: Request, _exc: Exception) -> Response:
     return bad_link(request, str(request.path_params.get("game_id", "")))
 
 
+async def _busy_page(request: Request, exc: Exception) -> Response:
+    """The database stayed locked by other writers: nothing saved, send it again soon."""
+    assert isinstance(exc, StoreBusyError)
+    # The language switch leads to the start page: the refused URL may take
+    # only POST, and an edit link's token stays out of the links.
+    response = render(
+        request, "busy.html", {"retry_after": exc.retry_after}, status_code=503, path="/"
+    )
+    response.headers["Retry-After"] = str(exc.retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 ERROR_PAGES: dict[type[Exception], ExceptionHandler] = {
     GameNotFoundError: _not_found_page,
     ForbiddenError: _bad_link_page,
+    StoreBusyError: _busy_page,
 }
 """The pages' answers when ``GameDep``/``EditableGameDep`` find no game or a wrong link."""
 
