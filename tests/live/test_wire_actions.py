@@ -11,6 +11,7 @@ import dataclasses
 import json
 import random
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from ligretto.live.client import view_from_dict
 from ligretto.live.encoder import view_dict, view_message
-from ligretto.live.protocol import wire_action_adapter
+from ligretto.live.protocol import wire_action, wire_action_adapter
 from ligretto.rules import Action, Play, Round, RuleOptions
 
 # The keys each kind carries besides ``text`` and ``kind``: the fields of
@@ -129,3 +130,13 @@ def test_an_action_object_and_an_equal_parsed_one_encode_alike() -> None:
     assert first == again
     parsed = [wire_action_adapter.validate_python(a).to_action() for a in first]
     assert parsed == rnd.legal_actions(0)
+
+
+def test_the_documented_example_is_what_the_server_sends() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    example = doc.split("### Legal actions", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    actions = json.loads("{" + example + "}")["actions"]
+    assert {a["kind"] for a in actions} <= set(KEYS) and len(actions) >= 5
+    for data in actions:
+        sent = json.loads(wire_action(Action.parse(data["text"])).model_dump_json())
+        assert sent == data
