@@ -13,6 +13,9 @@ export function pick(source) {
   if (!v || v.viewer === null || !state.table) return;
   if (state.table.phase !== "playing" && state.table.phase !== "countdown") return;
   if (state.chooser && state.chooser.source === source) return cancelChooser();
+  // A highlighted row position of the chooser takes the stack or discard top (R6).
+  const store = state.chooser && state.chooser.actions.find((a) => a.kind === "store" && `row${a.slot}` === source);
+  if (store) return play(store, state.chooser.source);
   cancelChooser();
   const actions = v.actions.filter((a) => placeOf(a) === source);
   if (!actions.length) {
