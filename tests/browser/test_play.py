@@ -52,6 +52,30 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
     )
 
 
+def row_storage_position(players: int, seed: int, options: RuleOptions) -> Round:
+    """With row storage (R6): the stack top B5 fits no pile but lies on G9, Y8
+    or Y6 in the row; R2 at row position 0 fits the only pile, R1."""
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": {**options.to_dict(), "row_storage": True},
+            "seats": [
+                {
+                    "stack": ["Y10", "Y9", "Y7", "G10", "B5"],
+                    "row": [["R2"], ["G9"], ["Y8"], ["G3"], ["Y6"]],
+                },
+                {
+                    "stack": ["Y10", "Y9", "Y8", "Y7", "G9"],
+                    "row": [["B3"], ["B4"], ["B6"], ["B7"], ["B8"]],
+                },
+            ],
+            "middle": [{"id": 0, "cards": [{"card": "R1", "owner": 1}]}],
+        },
+        seed=seed,
+        fill_hand=True,
+    )
+
+
 class PlayServer(ServerThread):
     """The real app on a fresh data directory, with fast bots and a short countdown."""
 
@@ -249,6 +273,34 @@ def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     # A card that fits nowhere is refused on the page without a move.
     page.keyboard.press("3")
     expect(page.locator("#toast")).to_contain_text("fits nowhere")
+
+
+def test_row_storage_targets_are_tapped_and_a_pile_tap_plays_what_fits_it(
+    tmp_path: Path, new_page: NewPage
+) -> None:
+    settings = TableSettings(
+        countdown=0.5, away_after=30.0, bot_pace=50.0, dealer=row_storage_position
+    )
+    server = PlayServer(tmp_path, settings)
+    server.start()
+    try:
+        page = new_page(PHONE)
+        open_two_seat_table(page, server, "greedy")  # slowed right down: it waits
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+        page.locator('#mine [data-source="stack"]').click()
+        targets = page.locator("#my-row .card.target")
+        expect(targets).to_have_count(3)  # onto G9, Y8 or Y6, not R2 or G3
+        page.locator('#my-row [data-source="row2"]').click()
+        row2 = page.locator('#my-row [data-source="row2"]')
+        expect(row2).to_have_attribute("data-card", "B5")
+        expect(row2).to_have_class(re.compile(r"\bdeep\b"))
+        expect(page.locator('#mine [data-source="stack"]')).to_have_attribute("data-card", "G10")
+        # No card chosen: a tap on the pile plays the own card that fits it.
+        page.locator('#middle [data-pile="0"]').click()
+        expect(page.locator('#middle [data-pile="0"]')).to_have_attribute("data-card", "R2")
+    finally:
+        server.stop()
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -83,6 +84,7 @@ def test_oversized_messages_are_refused_before_parsing() -> None:
 
 def test_a_view_read_back_from_the_wire_equals_the_engines_view() -> None:
     from ligretto.live.client import view_from_dict
+    from ligretto.live.encoder import view_dict
     from ligretto.rules.options import RuleOptions
     from ligretto.rules.round import Round
 
@@ -90,4 +92,56 @@ def test_a_view_read_back_from_the_wire_equals_the_engines_view() -> None:
     rnd.apply(1, rnd.legal_actions(1)[-1])
     for seat in (0, 1, None):
         view = rnd.view(seat)
-        assert view_from_dict(json.loads(json.dumps(view.to_dict()))) == view
+        assert view_from_dict(json.loads(json.dumps(view_dict(view)))) == view
+
+
+@pytest.mark.parametrize(
+    ("text", "structured"),
+    [
+        (
+            "play R5 row2 p3",
+            {"kind": "play", "card": "R5", "source": "row", "slot": 2, "pile": 3},
+        ),
+        (
+            "play B1 stack new",
+            {"kind": "play", "card": "B1", "source": "stack", "slot": None, "pile": None},
+        ),
+        (
+            "play Y4 discard p12",
+            {"kind": "play", "card": "Y4", "source": "discard", "slot": None, "pile": 12},
+        ),
+        ("store G3 discard row0", {"kind": "store", "card": "G3", "source": "discard", "slot": 0}),
+        ("refill row1", {"kind": "refill", "slot": 1}),
+        ("turn", {"kind": "turn"}),
+        ("recycle", {"kind": "recycle"}),
+    ],
+)
+def test_an_action_is_sent_structured_with_its_text(text: str, structured: dict[str, Any]) -> None:
+    # The shapes of docs/protocol.md, "Legal actions".
+    from ligretto.live.protocol import wire_action, wire_action_adapter
+    from ligretto.rules.actions import Action
+
+    action = Action.parse(text)
+    sent = json.loads(wire_action(action).model_dump_json())
+    assert sent == {"text": text, **structured}
+    assert next(iter(sent)) == "text"
+    assert wire_action_adapter.validate_python(sent).to_action() == action
+
+
+def test_a_structured_action_has_exactly_the_fields_of_its_kind() -> None:
+    from pydantic import ValidationError
+
+    from ligretto.live.protocol import wire_action_adapter
+
+    with pytest.raises(ValidationError):
+        wire_action_adapter.validate_python({"text": "turn", "kind": "turn", "slot": 1})
+    with pytest.raises(ValidationError):
+        wire_action_adapter.validate_python(
+            {
+                "text": "store R5 row1 row2",
+                "kind": "store",
+                "card": "R5",
+                "source": "row",
+                "slot": 2,
+            }
+        )

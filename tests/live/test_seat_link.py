@@ -29,7 +29,7 @@ def test_a_second_device_takes_the_seat_over(
         gone = receive_until(ben, "taken_over")
         assert gone["seat"] == 1
         assert "another device" in gone["reason"]
-        action = view["view"]["actions"][0]
+        action = view["view"]["actions"][0]["text"]
         send(ben, "move", action=action, ref=2)
         refused = receive_until(ben, "refused")
         assert refused["code"] == "taken_over" and refused["ref"] == 2

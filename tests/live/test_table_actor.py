@@ -13,6 +13,7 @@ import pytest
 
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
+from ligretto.live.encoder import view_dict
 from ligretto.live.protocol import EventsMessage, Join, Move, ViewMessage
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
@@ -69,11 +70,12 @@ def check_view(view: dict[str, Any], snap: dict[str, Any]) -> None:
         real_pile = [c["card"] for c in snap["middle"][pile["id"]]["cards"]]
         assert pile["top"] == real_pile[-1] and pile["count"] == len(real_pile)
     viewer = view["viewer"]
-    for text in view["actions"]:
-        words = text.split()
+    for action in view["actions"]:
         assert viewer is not None, "a watcher has no actions"
-        if words[0] in ("play", "store"):
-            assert _place(snap, viewer, words[2]) == words[1]
+        if action["kind"] in ("play", "store"):
+            source = action["source"]
+            place = f"row{action['slot']}" if source == "row" else source
+            assert _place(snap, viewer, place) == action["card"]
 
 
 def check_event(text: str, snap: dict[str, Any]) -> None:
@@ -147,7 +149,7 @@ class Recorder(Connection):
             assert rnd is not None
             model = EventsMessage if message["type"] == "events" else ViewMessage
             assert model.model_validate_json(text).model_dump() == message
-            assert message["view"] == rnd.view(self.seat).to_dict()
+            assert message["view"] == view_dict(rnd.view(self.seat))
             self.views += 1
         if self.kinds[-1] == "round_over":
             self.round_overs.append(message)
@@ -161,14 +163,14 @@ class Recorder(Connection):
         if self.plays and message.get("ref") == self._ref and self.kinds[-1] == "refused":
             self._waiting = False
 
-    def _play_soon(self, actions: list[str]) -> None:
-        plays = [a for a in actions if not a.startswith("turn")]
+    def _play_soon(self, actions: list[dict[str, Any]]) -> None:
+        plays = [a for a in actions if a["kind"] != "turn"]
         choice = plays[0] if plays else (actions[0] if actions else None)
         if choice is None:
             return
         self._waiting = True
         self._ref += 1
-        move = Move(type="move", action=choice, ref=self._ref)
+        move = Move(type="move", action=choice["text"], ref=self._ref)
         asyncio.get_running_loop().call_later(0.003, self.table.submit, self, move)
 
 

@@ -218,7 +218,7 @@ def test_reconnection_restores_the_seat_and_its_view(
         assert view["view"]["viewer"] == 1
         assert view["view"] == accepted["view"]
         assert view["view"]["middle"][0]["top"] == "R2"
-        assert "play R2 row0 p0" not in view["view"]["actions"]
+        assert "play R2 row0 p0" not in [a["text"] for a in view["view"]["actions"]]
     anna.__exit__(None, None, None)
 
 

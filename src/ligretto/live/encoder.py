@@ -5,7 +5,7 @@ happened, this module says it in the protocol (docs/protocol.md).  Views
 are the hot path (every accepted move, every seat), so they are encoded
 by hand, once per move for what everybody sees, plus each seat's own
 actions; the result is exactly ``ViewMessage``/``EventsMessage`` with
-``TableView.to_dict()`` inside (the tests compare it with the engine).
+:func:`view_dict` inside (the tests compare it with the engine).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
@@ -28,12 +28,15 @@ from ligretto.live.protocol import (
     TableUpdate,
     TakenOver,
     Welcome,
+    wire_action,
 )
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import Seating
+from ligretto.rules.actions import Action
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
+from ligretto.rules.view import TableView
 
 # Compact JSON like pydantic's ``model_dump_json`` (no spaces, UTF-8 text).
 _dumps = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
@@ -166,11 +169,46 @@ def _shared_view_json(rnd: Round) -> str:
     return _dumps(shared)[:-1]
 
 
+# Each legal action is sent structured (``protocol.WireAction``).  The
+# engine interns its actions (``ligretto.rules.interning``), so the JSON of
+# one is built once per action object and looked up by its id: hashing the
+# frozen dataclass would cost about as much as building the text.  The
+# cache holds the action itself, so an id stays taken while its entry
+# lives; actions made elsewhere (``Action.parse``) are not interned, hence
+# the bound.
+_ACTION_JSON: dict[int, tuple[Action, str]] = {}
+_ACTION_JSON_MAX = 1 << 16
+
+
+def _action_json(action: Action) -> str:
+    if len(_ACTION_JSON) >= _ACTION_JSON_MAX:
+        _ACTION_JSON.clear()
+    text = wire_action(action).model_dump_json()
+    _ACTION_JSON[id(action)] = (action, text)
+    return text
+
+
+def _actions_json(actions: Sequence[Action]) -> str:
+    cache = _ACTION_JSON
+    parts = []
+    for action in actions:
+        hit = cache.get(id(action))
+        parts.append(_action_json(action) if hit is None else hit[1])
+    return f"[{','.join(parts)}]"
+
+
+def view_dict(view: TableView) -> dict[str, Any]:
+    """``view.to_dict()`` with each action structured: the ``view`` of the protocol."""
+    data = view.to_dict()
+    data["actions"] = [wire_action(a).model_dump() for a in view.actions]
+    return data
+
+
 def _seat_view_json(rnd: Round, shared: str, seat: int | None) -> str:
-    actions: list[str] = []
+    actions = "[]"
     if seat is not None and not rnd.is_over:
-        actions = [str(a) for a in rnd.legal_actions(seat)]
-    return f'{shared},"viewer":{_dumps(seat)},"actions":{_dumps(actions)}}}'
+        actions = _actions_json(rnd.legal_actions(seat))
+    return f'{shared},"viewer":{_dumps(seat)},"actions":{actions}}}'
 
 
 def view_message(

@@ -20,6 +20,18 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 
 from ligretto.bots.timing import Level
 from ligretto.live.phase import Phase
+from ligretto.rules.actions import (
+    RECYCLE,
+    TURN,
+    Action,
+    Play,
+    Recycle,
+    Refill,
+    Source,
+    Store,
+    Turn,
+)
+from ligretto.rules.cards import Card
 from ligretto.rules.options import MAX_PLAYERS
 from ligretto.rules.result import Termination
 
@@ -261,6 +273,103 @@ class Countdown(_Message):
     round_no: int
     start_at: float
     server_now: float
+
+
+# The legal actions in a view: each one structured, with its exact text
+# (what a ``move`` sends back).  The fields are the engine's ``Action``
+# fields; row positions and pile ids count from 0.
+
+
+class _WireAction(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class PlayAction(_WireAction):
+    """``play``: ``card`` from ``source`` (row position ``slot``, else
+    ``None``) onto middle pile ``pile``; ``pile`` is ``None`` exactly for a
+    1, which opens a new pile (R3)."""
+
+    kind: Literal["play"] = "play"
+    card: str
+    source: Literal["row", "stack", "discard"]
+    slot: int | None
+    pile: int | None
+
+    def to_action(self) -> Action:
+        return Play(Card.parse(self.card), Source(self.source), self.slot, self.pile)
+
+
+class StoreAction(_WireAction):
+    """``store`` (R6): the stack or discard top ``card`` onto row position ``slot``."""
+
+    kind: Literal["store"] = "store"
+    card: str
+    source: Literal["stack", "discard"]
+    slot: int
+
+    def to_action(self) -> Action:
+        return Store(Card.parse(self.card), Source(self.source), self.slot)
+
+
+class RefillAction(_WireAction):
+    """``refill`` (manual refill, R3): the stack top fills the gap at ``slot``."""
+
+    kind: Literal["refill"] = "refill"
+    slot: int
+
+    def to_action(self) -> Action:
+        return Refill(self.slot)
+
+
+class TurnAction(_WireAction):
+    """``turn``: turn three hand cards (fewer if fewer remain, R3)."""
+
+    kind: Literal["turn"] = "turn"
+
+    def to_action(self) -> Action:
+        return TURN
+
+
+class RecycleAction(_WireAction):
+    """``recycle``: the hand is used up; the discard pile becomes the hand (R3)."""
+
+    kind: Literal["recycle"] = "recycle"
+
+    def to_action(self) -> Action:
+        return RECYCLE
+
+
+WireAction = Annotated[
+    PlayAction | StoreAction | RefillAction | TurnAction | RecycleAction,
+    Field(discriminator="kind"),
+]
+wire_action_adapter: TypeAdapter[WireAction] = TypeAdapter(WireAction)
+
+
+def wire_action(action: Action) -> WireAction:
+    """The structured form of an engine action, read from its dataclass fields."""
+    text = str(action)
+    if isinstance(action, Play):
+        return PlayAction(
+            text=text,
+            card=str(action.card),
+            source=action.source.value,
+            slot=action.slot,
+            pile=action.pile,
+        )
+    if isinstance(action, Store):
+        return StoreAction(
+            text=text, card=str(action.card), source=action.source.value, slot=action.slot
+        )
+    if isinstance(action, Refill):
+        return RefillAction(text=text, slot=action.slot)
+    if isinstance(action, Turn):
+        return TurnAction(text=text)
+    if isinstance(action, Recycle):
+        return RecycleAction(text=text)
+    raise TypeError(f"not an action of the rules engine: {action!r}")
 
 
 class ViewMessage(_Message):

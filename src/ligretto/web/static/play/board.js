@@ -2,7 +2,7 @@
 // Only elements are made here; the clicks on them are handled by input.js
 // on the stable containers (#middle, #mine).
 import { $, T, fmt } from "./page.js";
-import { RETURN_MS, sourceOf, state } from "./state.js";
+import { RETURN_MS, placeOf, state } from "./state.js";
 
 const COLOURS = { R: "red", G: "green", B: "blue", Y: "yellow", H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
@@ -146,7 +146,7 @@ function renderMine(v) {
   if (!me) return;
   $("my-name").textContent = seatName(v.viewer);
   $("my-counts").textContent = `${fmt(T.stack_count, { n: me.stack_count })} · ${fmt(T.middle_count, { n: me.middle_count })}`;
-  const playable = new Set(v.actions.map((a) => sourceOf(a)).filter(Boolean));
+  const playable = new Set(v.actions.map(placeOf));
   const mark = (el) => {
     if (playable.has(el.dataset.source)) el.classList.add("can");
     const back = state.returning;
@@ -174,7 +174,7 @@ function renderMine(v) {
   const hand = me.hand_count ? backEl(me.hand_count, "hand") : cardEl(null, { source: "hand" });
   hand.title = me.hand_count ? T.turn : T.recycle;
   hand.setAttribute("aria-label", `${me.hand_count ? T.turn : T.recycle} (${fmt(T.hand_count, { n: me.hand_count })})`);
-  if (v.actions.includes("turn") || v.actions.includes("recycle")) hand.classList.add("can");
+  if (v.actions.some((a) => a.kind === "turn" || a.kind === "recycle")) hand.classList.add("can");
   $("my-hand").replaceChildren(hand);
 }
 

@@ -4,7 +4,7 @@
 // cards adds none.
 import { $, T, toast } from "./page.js";
 import { send } from "./socket.js";
-import { sourceOf, startMove, state, targetOf } from "./state.js";
+import { placeOf, startMove, state } from "./state.js";
 
 export function pick(source) {
   const v = state.view;
@@ -13,8 +13,11 @@ export function pick(source) {
   if (!v || v.viewer === null || !state.table) return;
   if (state.table.phase !== "playing" && state.table.phase !== "countdown") return;
   if (state.chooser && state.chooser.source === source) return cancelChooser();
+  // A highlighted row position of the chooser takes the stack or discard top (R6).
+  const store = state.chooser && state.chooser.actions.find((a) => a.kind === "store" && `row${a.slot}` === source);
+  if (store) return play(store, state.chooser.source);
   cancelChooser();
-  const actions = v.actions.filter((a) => sourceOf(a) === source);
+  const actions = v.actions.filter((a) => placeOf(a) === source);
   if (!actions.length) {
     const el = document.querySelector(`#mine [data-source="${source}"]`);
     if (el) {
@@ -29,10 +32,9 @@ export function pick(source) {
   // Several piles fit: the player chooses (numbered for the keyboard).
   state.chooser = { source, actions };
   actions.forEach((a, i) => {
-    const t = targetOf(a);
     let el = null;
-    if (t.kind === "pile") el = document.querySelector(`#middle [data-pile="${t.id}"]`);
-    if (t.kind === "row") el = document.querySelector(`#mine [data-source="${t.slot}"]`);
+    if (a.kind === "play" && a.pile !== null) el = document.querySelector(`#middle [data-pile="${a.pile}"]`);
+    if (a.kind === "store") el = document.querySelector(`#mine [data-source="row${a.slot}"]`);
     if (el) {
       el.classList.add("target");
       el.dataset.choice = i + 1;
@@ -49,14 +51,11 @@ function choosePile(id) {
     // A tap on a pile with no card chosen: play whichever own card fits it.
     const v = state.view;
     if (!v) return;
-    const fits = v.actions.filter((a) => a.startsWith("play") && a.endsWith(` p${id}`));
-    if (fits.length >= 1) play(fits[0], sourceOf(fits[0]));
+    const fits = v.actions.filter((a) => a.kind === "play" && a.pile === id);
+    if (fits.length >= 1) play(fits[0], placeOf(fits[0]));
     return;
   }
-  const action = state.chooser.actions.find((a) => {
-    const t = targetOf(a);
-    return t.kind === "pile" && t.id === id;
-  });
+  const action = state.chooser.actions.find((a) => a.kind === "play" && a.pile === id);
   if (action) play(action, state.chooser.source);
 }
 
@@ -76,10 +75,10 @@ export function cancelChooser() {
 
 function play(action, source) {
   cancelChooser();
-  const ref = startMove(action, source);
+  const ref = startMove(action.text, source);
   const el = document.querySelector(`#mine [data-source="${source}"]`);
   if (el) el.classList.add("flying");
-  send("move", { action, ref });
+  send("move", { action: action.text, ref });
 }
 
 function onKey(event) {

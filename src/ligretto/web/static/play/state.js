@@ -1,5 +1,5 @@
 // What this page knows about the table: one state object, changed through
-// the functions below, and how to read the moves offered in a view.
+// the functions below, and where the moves offered in a view start.
 import { code } from "./page.js";
 
 // How long a card that lost the race takes to fly back (table.css: .returning).
@@ -94,18 +94,14 @@ export function leaveSeat() {
 
 // ---------------------------------------------------------------- the view's actions
 
-// "play R5 row2 p3" -> "row2"; "store G3 discard row0" -> "discard"; "refill row1" -> "row1"
-export function sourceOf(action) {
-  const w = action.split(" ");
-  if (w[0] === "play" || w[0] === "store") return w[2];
-  if (w[0] === "refill") return w[1];
-  if (w[0] === "turn" || w[0] === "recycle") return "hand";
+// Each action in a view comes structured from the server (docs/protocol.md):
+// {text, kind, card?, source?, slot?, pile?}; a move sends back its text.
+// Which own place a tap on it starts from (board.js: data-source): the card
+// a play or store takes, the gap a refill fills, the hand for turn/recycle.
+export function placeOf(a) {
+  if (a.kind === "play") return a.source === "row" ? `row${a.slot}` : a.source;
+  if (a.kind === "store") return a.source;
+  if (a.kind === "refill") return `row${a.slot}`;
+  if (a.kind === "turn" || a.kind === "recycle") return "hand";
   return null;
-}
-
-export function targetOf(action) {
-  const w = action.split(" ");
-  if (w[0] === "play") return w[3] === "new" ? { kind: "new" } : { kind: "pile", id: Number(w[3].slice(1)) };
-  if (w[0] === "store") return { kind: "row", slot: w[3] };
-  return { kind: "self" };
 }
