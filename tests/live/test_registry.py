@@ -7,6 +7,7 @@ import asyncio
 from ligretto.live.connection import OUTBOX_SIZE, Connection
 from ligretto.live.registry import CODE_ALPHABET, CODE_LENGTH, TableRegistry
 from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.table import TableSettings
 from ligretto.rules.options import RuleOptions
 
 
@@ -32,7 +33,7 @@ def test_codes_are_short_unambiguous_and_found_in_any_case() -> None:
 
 def test_a_table_nobody_touches_is_stopped() -> None:
     async def scenario() -> None:
-        registry = TableRegistry(idle_after=0.1)
+        registry = TableRegistry(settings=TableSettings(idle_after=0.1))
         table = registry.create(seats=2, options=RuleOptions(), end=EndCondition())
         assert table._task is not None
         # Wait for the reaper (it looks every 0.05 s here), not for a fixed

@@ -79,10 +79,12 @@ def test_a_wrong_token_takes_nothing(client: TestClient) -> None:
 def test_the_seat_link_is_only_for_the_token_holder(client: TestClient) -> None:
     table = open_table(client, seats=3)
     code = table["code"]
-    answer = client.post(f"/play/{code}/seat-link", json={"token": table["host_token"]})
+    with client.websocket_connect(f"/play/{code}/ws") as phone:
+        seat_token = join(phone, host_token=table["host_token"])["token"]
+    answer = client.post(f"/play/{code}/seat-link", json={"token": seat_token})
     assert answer.status_code == 200, answer.text
     link = answer.json()
-    assert link["url"].endswith(f"/play/{code}#seat={table['host_token']}")
+    assert link["url"].endswith(f"/play/{code}#seat={seat_token}")
     assert link["qr_svg"].startswith("<svg") and "qr-code" in link["qr_svg"]
     for token in ("wrong", ""):
         assert client.post(f"/play/{code}/seat-link", json={"token": token}).status_code in (
@@ -90,6 +92,9 @@ def test_the_seat_link_is_only_for_the_token_holder(client: TestClient) -> None:
             422,
         )
     assert client.post("/play/ZZZZZZ/seat-link", json={"token": "x"}).status_code == 404
+    # The host token is the host's key, not a seat link: it makes none.
+    host = client.post(f"/play/{code}/seat-link", json={"token": table["host_token"]})
+    assert host.status_code == 404 and host.json()["code"] == "bad_token"
     # A host who only watches has no seat to hand on.
     watching = open_table(client, seats=3, name=None)
     refused = client.post(

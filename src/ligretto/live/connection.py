@@ -15,6 +15,13 @@ from ligretto.live.ratelimit import TokenBucket
 
 OUTBOX_SIZE = 512
 
+#: WebSocket close codes the server uses (docs/protocol.md).
+CLOSE_NORMAL = 1000
+#: A policy violation: flooding, or a client too slow to keep up.
+CLOSE_POLICY = 1008
+#: The host revoked the seat link this connection played with.
+CLOSE_REVOKED = 4403
+
 _ids = itertools.count(1)
 
 
@@ -23,6 +30,7 @@ class Connection:
 
     __slots__ = (
         "bucket",
+        "close_code",
         "host",
         "id",
         "joined",
@@ -46,6 +54,8 @@ class Connection:
         self.strikes = 0
         # Another connection came with this seat's token and plays it now.
         self.taken_over = False
+        # How the socket is closed once the outbox asks for it.
+        self.close_code = CLOSE_NORMAL
 
     def send(self, text: str) -> None:
         """Queue one message; a full outbox marks the client as too slow."""
@@ -56,8 +66,9 @@ class Connection:
         except asyncio.QueueFull:
             self.overflowed = True
 
-    def close(self) -> None:
+    def close(self, code: int = CLOSE_NORMAL) -> None:
         """Ask the transport to close this connection after what is queued."""
+        self.close_code = code
         try:
             self.outbox.put_nowait(None)
         except asyncio.QueueFull:

@@ -22,6 +22,7 @@ from ligretto.live.protocol import (
     Pong,
     Reason,
     Refused,
+    Revoked,
     RoundOver,
     SeatInfo,
     TableInfo,
@@ -105,8 +106,15 @@ def table_update(state: TableState) -> str:
 
 
 def welcome(state: TableState, conn: Connection, token: str | None, now: float) -> str:
+    """Who ``conn`` is at the table: its seat and that seat's token; the host
+    also gets the host token (to keep next to the seat token)."""
     return Welcome(
-        seat=conn.seat, token=token, host=conn.host, server_now=now, table=table_info(state)
+        seat=conn.seat,
+        token=token,
+        host=conn.host,
+        host_token=state.seating.host_token if conn.host else None,
+        server_now=now,
+        table=table_info(state),
     ).model_dump_json()
 
 
@@ -126,6 +134,10 @@ def taken_over(seat: int) -> str:
     return TakenOver(
         seat=seat, reason="your seat was taken over on another device"
     ).model_dump_json()
+
+
+def revoked(seat: int) -> str:
+    return Revoked(seat=seat, reason="the host revoked the link of this seat").model_dump_json()
 
 
 def round_over(

@@ -34,6 +34,7 @@ from ligretto.rules.actions import (
 from ligretto.rules.cards import Card
 from ligretto.rules.options import MAX_PLAYERS
 from ligretto.rules.result import Termination
+from ligretto.tafel.limits import MAX_NAME_LENGTH
 
 PROTOCOL_VERSION = 1
 
@@ -102,7 +103,9 @@ class _Message(BaseModel):
 # client -> server
 # --------------------------------------------------------------------------
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+# The name rule itself (``ligretto.tafel.names``) is applied by the seating,
+# which refuses a bad name with ``bad_name``; here only the length (T1).
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
 # R1: seats are numbered from 0; no deck seats more than MAX_PLAYERS.
 SeatNumber = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
@@ -111,14 +114,19 @@ Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_
 class Join(_Message):
     """First message on a connection.
 
-    - ``token``: take back the seat (or host role) that token belongs to.
+    - ``token``: take the seat that seat token belongs to (the token is
+      replaced: the welcome carries the new one).  The host token is
+      accepted here too and counts as ``host_token``.
+    - ``host_token``: the host role, and the host's own seat unless
+      ``token`` names one.
     - ``name``: sit down in a free seat under that name (before the start).
-    - neither: watch the table.
+    - none of them: watch the table.
     """
 
     type: Literal["join"]
     name: Name | None = None
     token: Token | None = None
+    host_token: Token | None = None
 
 
 class Move(_Message):
@@ -152,6 +160,18 @@ class RemoveBot(_Message):
     seat: SeatNumber
 
 
+class RevokeSeat(_Message):
+    """Host only: the seat link of a person's seat stops working.
+
+    The seat gets a new token that nobody is told; whoever plays the seat
+    now is disconnected (``revoked``).  The host's own seat comes back with
+    the host token; any other is played by a stand-in during a game.
+    """
+
+    type: Literal["revoke_seat"]
+    seat: SeatNumber
+
+
 class Start(_Message):
     """Host only: start the game, or the next round after a round ended."""
 
@@ -173,7 +193,8 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Move | AddBot | RemoveBot | Start | PlayAgain | Ping, Field(discriminator="type")
+    Join | Move | AddBot | RemoveBot | RevokeSeat | Start | PlayAgain | Ping,
+    Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -249,8 +270,11 @@ class Welcome(_Message):
 
     type: Literal["welcome"] = "welcome"
     seat: int | None
+    # The seat's token, new with every join that takes a seat.
     token: str | None
     host: bool
+    # Only to the host: the host's own key (it is not a seat token).
+    host_token: str | None = None
     server_now: float
     table: TableInfo
 
@@ -436,6 +460,15 @@ class TakenOver(_Message):
     reason: str
 
 
+class Revoked(_Message):
+    """The host revoked your seat's link: this connection holds nothing any
+    more and is closed (4403) after this message."""
+
+    type: Literal["revoked"] = "revoked"
+    seat: int
+    reason: str
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     t: float | None
@@ -451,5 +484,6 @@ ServerMessage = (
     | Refused
     | RoundOver
     | TakenOver
+    | Revoked
     | Pong
 )

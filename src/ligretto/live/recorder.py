@@ -87,6 +87,13 @@ class TafelRecorder:
 
         self._recording = asyncio.get_running_loop().create_task(record_it())
 
+    async def settle(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) for writes on their way, so a
+        table that is stopped keeps every round it played on its game."""
+        pending = [t for t in (self._opening, self._recording) if t is not None and not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+
     def cancel(self) -> None:
         """The table stops: whatever is still being written is abandoned."""
         for task in (self._opening, self._recording):

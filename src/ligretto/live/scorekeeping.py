@@ -9,7 +9,16 @@ implements it on the Tafel service layer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Annotated, Literal, Protocol
+
+from pydantic import Field
+
+from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
+
+# The Tafel's limits (T1), also read by pydantic where an end condition
+# arrives as JSON (``web/play/routes.py`` derives its model from this class).
+Target = Annotated[int, Field(ge=1, le=MAX_TARGET)]
+AgreedRounds = Annotated[int, Field(ge=1, le=MAX_AGREED_ROUNDS)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,14 +26,14 @@ class EndCondition:
     """How the game ends (T1): a target score or an agreed number of rounds."""
 
     mode: Literal["target", "rounds"] = "target"
-    target: int = 99
-    rounds: int = 8
+    target: Target = DEFAULT_TARGET
+    rounds: AgreedRounds = DEFAULT_ROUNDS
 
     def __post_init__(self) -> None:
-        if self.mode == "target" and not 1 <= self.target <= 1000:
-            raise ValueError("target must be between 1 and 1000")
-        if self.mode == "rounds" and not 1 <= self.rounds <= 100:
-            raise ValueError("rounds must be between 1 and 100")
+        if self.mode == "target" and not 1 <= self.target <= MAX_TARGET:
+            raise ValueError(f"target must be between 1 and {MAX_TARGET}")
+        if self.mode == "rounds" and not 1 <= self.rounds <= MAX_AGREED_ROUNDS:
+            raise ValueError(f"rounds must be between 1 and {MAX_AGREED_ROUNDS}")
 
     def to_dict(self) -> dict[str, int | str]:
         if self.mode == "target":

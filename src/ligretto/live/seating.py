@@ -9,7 +9,6 @@ seating only knows chairs, names, tokens and connections.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -17,12 +16,12 @@ from typing import Literal
 from ligretto.live.botseat import BotBrain
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
+from ligretto.live.tokens import new_token, same_token
+from ligretto.tafel.limits import MAX_NAME_LENGTH
+from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 
 # Each watcher costs a message per move; a table is not a broadcast studio.
 MAX_WATCHERS = 100
-
-# Names are shown in a seat's label; the protocol takes no longer ones.
-MAX_NAME = 40
 
 
 class SeatingError(Exception):
@@ -54,6 +53,9 @@ class Seat:
     # Bumped when a person (re)joins this seat: an "away" timer set before
     # that is stale.
     presence: int = 0
+    # The host sat down here when the table opened: the host token also
+    # claims this seat, and the host's chair is never emptied.
+    hosts: bool = False
 
     @property
     def bot_plays(self) -> bool:
@@ -86,9 +88,16 @@ class BotSpec:
     level: str
 
 
-def clean_name(name: str) -> str:
-    """A name as shown: runs of white space become one space."""
-    return " ".join(name.split())
+def seat_name(raw: str) -> str:
+    """A person's name under the one name rule (T1), or ``bad_name``.
+
+    The same rule as the Tafel's (``ligretto.tafel.names``): a name the
+    table accepts is one its Tafel game accepts too.
+    """
+    try:
+        return clean_name(raw)
+    except InvalidNameError as exc:
+        raise SeatingError(Reason.BAD_NAME, exc.message) from None
 
 
 class Seating:
@@ -123,25 +132,49 @@ class Seating:
         return bool(self.watchers) or any(s.conns for s in self.seats)
 
     def is_host_token(self, token: str) -> bool:
-        return secrets.compare_digest(token, self.host_token)
+        return same_token(token, self.host_token)
 
     def by_token(self, token: str) -> Seat | None:
         for seat in self.seats:
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token is not None and same_token(token, seat.token):
                 return seat
         return None
 
-    def claim(self, conn: Connection, token: str) -> tuple[Seat | None, list[Connection]]:
-        """Join with a token: the host role and/or the seat it belongs to.
+    def host_seat(self) -> Seat | None:
+        """The chair the host sat down in when the table opened, if any."""
+        return next((s for s in self.seats if s.hosts), None)
 
-        Returns the seat (``None``: the host without one) and the
-        connections that held it until now; they hold nothing any more
-        (see :meth:`take_over`) and must be told so.
+    def claim(
+        self, conn: Connection, token: str | None, host_token: str | None = None
+    ) -> tuple[Seat | None, list[Connection]]:
+        """Join with tokens: the host role and/or a seat.
+
+        ``token`` is a seat token (or, as protocol version 1 always allowed,
+        the host token); ``host_token`` the host's key.  The host token
+        gives the host role and, unless a seat token names another seat,
+        the host's own chair.  Every token must be valid, or nothing
+        changes (``bad_token``).
+
+        A claimed seat gets a fresh token (:meth:`take_over`): the one just
+        used stops working.  Returns the seat (``None``: a host without
+        one) and the connections that held it until now; they hold nothing
+        any more and must be told so.
         """
-        host = self.is_host_token(token)
-        seat = self.by_token(token)
-        if not host and seat is None:
-            raise SeatingError(Reason.BAD_TOKEN, "no seat or table belongs to this token")
+        host = False
+        seat: Seat | None = None
+        if host_token is not None:
+            if not self.is_host_token(host_token):
+                raise SeatingError(Reason.BAD_TOKEN, "this is not the host token of this table")
+            host = True
+        if token is not None:
+            if self.is_host_token(token):
+                host = True
+            else:
+                seat = self.by_token(token)
+                if seat is None:
+                    raise SeatingError(Reason.BAD_TOKEN, "no seat or table belongs to this token")
+        if host and seat is None:
+            seat = self.host_seat()
         if host:
             conn.host = True
         if seat is None:
@@ -155,14 +188,32 @@ class Seating:
         return seat, displaced
 
     def take_over(self, seat: Seat) -> list[Connection]:
-        """The seat's token arrived on a new connection: it plays the seat now.
+        """The seat was claimed on a new connection: it plays the seat now.
 
         One seat, one player: the connections that held the seat until now
         (another device, another window, or a reload whose old socket has
         not closed yet) hold nothing any more — no seat, no host role, no
         further messages from the table.  Whatever they send is refused
-        (``taken_over``).
+        (``taken_over``).  The seat gets a fresh token, so the link just
+        used (and any copy of it) no longer takes the seat.
         """
+        return self._displace(seat)
+
+    def revoke(self, index: int) -> tuple[Seat, list[Connection]]:
+        """The host withdraws a person's seat link: a new token nobody holds.
+
+        Whoever plays the seat now loses it (the returned connections hold
+        nothing any more).  The host's own chair comes back with the host
+        token; any other one is played by a stand-in during a game and can
+        be emptied by the host in the lobby.
+        """
+        seat = self.seats[index] if index < len(self.seats) else None
+        if seat is None or seat.kind != "human":
+            raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
+        return seat, self._displace(seat)
+
+    def _displace(self, seat: Seat) -> list[Connection]:
+        seat.token = new_token()
         displaced = list(seat.conns)
         for old in displaced:
             seat.conns.discard(old)
@@ -173,18 +224,17 @@ class Seating:
 
     def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> Seat:
         """A person takes the first free chair under ``name`` (before the start)."""
-        name = clean_name(name)
-        if not name:
-            raise SeatingError(Reason.BAD_NAME, "a name must not be blank")
+        name = seat_name(name)
         if not lobby:
             raise SeatingError(Reason.ALREADY_STARTED, "the game has started; watch instead")
-        if any(s.name is not None and s.name.casefold() == name.casefold() for s in self.seats):
+        key = name_key(name)
+        if any(s.name is not None and name_key(s.name) == key for s in self.seats):
             raise SeatingError(Reason.NAME_TAKEN, f"someone at this table is called {name}")
         free = self._free()
         if free is None:
             raise SeatingError(Reason.TABLE_FULL, "every seat is taken; watch instead")
         free.kind, free.name = "human", name
-        free.token = secrets.token_urlsafe(18)
+        free.token = new_token()
         free.conns.add(conn)
         conn.seat = free.index
         return free
@@ -209,17 +259,21 @@ class Seating:
     # ------------------------------------------------------------------
 
     def seat_host(self, index: int, name: str) -> str:
-        """Seat the host (when the table opens); return their seat token."""
+        """Seat the host (when the table opens); return their seat token.
+
+        The seat token is not the host token: a seat link moves the seat to
+        another device, never the host role.
+        """
         seat = self.seats[index]
-        seat.kind, seat.name = "human", self._unique_name(clean_name(name))
-        seat.token = self.host_token
+        seat.kind, seat.name = "human", self._unique_name(seat_name(name))
+        seat.token, seat.hosts = new_token(), True
         return seat.token
 
     def put_bot(self, index: int, strategy: str, level: str) -> Seat:
         """Seat a bot in chair ``index``."""
         seat = self.seats[index]
         seat.kind, seat.strategy, seat.level = "bot", strategy, level
-        seat.name = self._unique_name(f"Bot {index + 1} ({strategy})")
+        seat.name = self._unique_name(seat_name(f"Bot {index + 1} ({strategy})"))
         seat.generation += 1
         return seat
 
@@ -256,12 +310,7 @@ class Seating:
         the host's own chair is never emptied.
         """
         seat = self.seats[index] if index < len(self.seats) else None
-        gone = (
-            seat is not None
-            and seat.kind == "human"
-            and not seat.conns
-            and not (seat.token and self.is_host_token(seat.token))
-        )
+        gone = seat is not None and seat.kind == "human" and not seat.conns and not seat.hosts
         if seat is None or not (seat.kind == "bot" or gone):
             raise SeatingError(Reason.NO_SUCH_SEAT, "no bot and nobody who left sits there")
         self.seats[index] = Seat(index, generation=seat.generation + 1)
@@ -282,9 +331,10 @@ class Seating:
         return next((s for s in self.seats if s.kind == "empty"), None)
 
     def _unique_name(self, name: str) -> str:
-        taken = {s.name.casefold() for s in self.seats if s.name is not None}
-        candidate, n = name[:MAX_NAME], 2
-        while candidate.casefold() in taken:
+        """``name``, or with a number added if it is taken (compared by ``name_key``)."""
+        taken = {name_key(s.name) for s in self.seats if s.name is not None}
+        candidate, n = name[:MAX_NAME_LENGTH], 2
+        while name_key(candidate) in taken:
             suffix = f" {n}"
-            candidate, n = name[: MAX_NAME - len(suffix)] + suffix, n + 1
+            candidate, n = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix, n + 1
         return candidate

@@ -34,7 +34,7 @@ from typing import Literal
 from ligretto.live import encoder
 from ligretto.live.bot_driver import BotDriver, BotMove, StandIn
 from ligretto.live.clock import REAL_CLOCK, Clock, TimerHandle
-from ligretto.live.connection import Connection
+from ligretto.live.connection import CLOSE_REVOKED, Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import (
     AddBot,
@@ -45,6 +45,7 @@ from ligretto.live.protocol import (
     PlayAgain,
     Reason,
     RemoveBot,
+    RevokeSeat,
     Start,
     TableInfo,
 )
@@ -59,6 +60,10 @@ from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
 
 log = logging.getLogger(__name__)
+
+# How long a stopping table waits for a round still being written to its
+# Tafel game (seconds).
+STOP_GRACE = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,10 @@ class TableSettings:
     dealer: Callable[[int, int, RuleOptions], Round] = Round.deal
     # Time and timers; tests pass a ``ManualClock`` and move it themselves.
     clock: Clock = REAL_CLOCK
+    # A table nobody has been connected to for this long is removed (its
+    # Tafel game keeps every round played).  While nobody is connected its
+    # bots and stand-ins pause, so an abandoned table costs nothing.
+    idle_after: float = 3600.0
 
 
 # --------------------------------------------------------------------------
@@ -163,7 +172,8 @@ class Table:
         self.totals: list[int] | None = None
         self.last_round_over: str | None = None
         self.queue: asyncio.Queue[_Command] = asyncio.Queue()
-        self.last_activity = self.clock.monotonic()
+        # Since when nobody is connected (``None`` while someone is).
+        self.idle_since: float | None = self.clock.monotonic()
         self._rng = random.Random(self.settings.seed)
         self._bots = BotDriver(
             self._rng,
@@ -210,6 +220,17 @@ class Table:
     def has_connections(self) -> bool:
         return self.seating.has_connections()
 
+    @property
+    def paused(self) -> bool:
+        """Nobody is connected: bots and stand-ins make no moves."""
+        return not self.seating.has_connections()
+
+    def idle_for(self) -> float:
+        """Seconds since the last connection left (0 while someone is here)."""
+        if self.idle_since is None:
+            return 0.0
+        return self.clock.monotonic() - self.idle_since
+
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token holds, if any (for the seat link)."""
         seat = self.seating.by_token(token)
@@ -236,6 +257,10 @@ class Table:
         return self._task
 
     async def stop(self) -> None:
+        if self._recorder is not None and self._task is not None and not self._task.done():
+            # A round on its way to the Tafel is written first, and its
+            # answer handled, before the table stops.
+            await self._recorder.settle(STOP_GRACE)
         self.queue.put_nowait(_StopTable())
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
@@ -276,7 +301,6 @@ class Table:
     # ------------------------------------------------------------------
 
     def _handle(self, command: _Command) -> None:
-        self.last_activity = self.clock.monotonic()
         if isinstance(command, _FromClient):
             self._on_message(command.conn, command.message)
         elif isinstance(command, _Left):
@@ -312,6 +336,8 @@ class Table:
             self._on_add_bot(conn, message)
         elif isinstance(message, RemoveBot):
             self._on_remove_bot(conn, message)
+        elif isinstance(message, RevokeSeat):
+            self._on_revoke_seat(conn, message)
         elif isinstance(message, Start):
             self._on_start(conn)
         elif isinstance(message, PlayAgain):
@@ -327,12 +353,12 @@ class Table:
             return
         token: str | None = None
         try:
-            if message.token is not None:
-                claimed, displaced = self.seating.claim(conn, message.token)
-                for old in displaced:
-                    assert claimed is not None
-                    old.send(encoder.taken_over(claimed.index))
-                token = message.token
+            if message.token is not None or message.host_token is not None:
+                claimed, displaced = self.seating.claim(conn, message.token, message.host_token)
+                if claimed is not None:
+                    for old in displaced:
+                        old.send(encoder.taken_over(claimed.index))
+                    token = claimed.token
             elif message.name is not None:
                 seat = self.seating.sit_down(conn, message.name, lobby=self.phase == Phase.LOBBY)
                 token = seat.token
@@ -342,6 +368,7 @@ class Table:
             self._refuse(conn, exc.code, exc.reason)
             return
         conn.joined = True
+        self.idle_since = None
         conn.send(encoder.welcome(self, conn, token, self.clock.now()))
         if self.round is not None:
             conn.send(encoder.view_message(self.round, self.round_no, self.seq, conn.seat))
@@ -354,6 +381,10 @@ class Table:
 
     def _on_left(self, conn: Connection) -> None:
         seat = self.seating.leave(conn)
+        if self.idle_since is None and not self.seating.has_connections():
+            # The last one left: bots pause (see _plan_bots) and the
+            # registry's idle time starts.
+            self.idle_since = self.clock.monotonic()
         if (
             seat is not None
             and not seat.conns
@@ -405,6 +436,22 @@ class Table:
             return
         self._broadcast_table()
 
+    def _on_revoke_seat(self, conn: Connection, message: RevokeSeat) -> None:
+        """The host withdraws a seat link (any phase): a new token, the holder out."""
+        if not self._host_only(conn):
+            return
+        try:
+            seat, displaced = self.seating.revoke(message.seat)
+        except SeatingError as exc:
+            self._refuse(conn, exc.code, exc.reason)
+            return
+        for old in displaced:
+            old.send(encoder.revoked(seat.index))
+            old.close(CLOSE_REVOKED)
+        if displaced and self.phase != Phase.LOBBY:
+            self._away_timer(seat)
+        self._broadcast_table()
+
     # ------------------------------------------------------------------
     # rounds
     # ------------------------------------------------------------------
@@ -413,8 +460,11 @@ class Table:
         if not self._host_only(conn):
             return
         if self.phase == Phase.LOBBY:
-            if len(self.seating.taken()) < self.options.min_players:  # R1
-                self._refuse(conn, Reason.TOO_FEW_PLAYERS, "at least two seats must be taken")
+            least = self.options.min_players
+            if len(self.seating.taken()) < least:  # R1
+                self._refuse(
+                    conn, Reason.TOO_FEW_PLAYERS, f"at least {least} seats must be taken (R1)"
+                )
                 return
             self.begin_game()
         elif self.phase == Phase.ROUND_OVER and not self._scoring:
@@ -531,6 +581,8 @@ class Table:
         if seat.generation != move.generation:
             return
         seat.bot_pending = False
+        if self.paused:
+            return  # planned again when someone connects
         if self.phase == Phase.PLAYING and move.action is not None:
             self._apply(move.seat, move.action, None, None)  # plans the bots' next moves
         else:
@@ -617,7 +669,9 @@ class Table:
     # ------------------------------------------------------------------
 
     def _plan_bots(self) -> None:
-        if self.phase != Phase.PLAYING or self.round is None:
+        # Nobody connected: no bot moves (an abandoned table must cost
+        # nothing); they go on when someone joins.
+        if self.phase != Phase.PLAYING or self.round is None or self.paused:
             return
         self._bots.plan(self.round, self.round_no, self.seating)
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
+from ligretto.live.registry import TableCapError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.play.routes import CreateTable, create_table, registry_of
@@ -40,8 +41,13 @@ async def post_table(spec: CreateTable, request: Request) -> TableCreated:
     """Open a table; the answer holds the host's secret token and the invite link."""
     try:
         table = create_table(registry_of(request.app), spec)
-    except RuntimeError as exc:
-        raise ApiError(503, "too_many_tables", str(exc), headers={"Retry-After": "60"}) from None
+    except TableCapError as exc:
+        raise ApiError(
+            503,
+            "too_many_tables",
+            f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
+            headers={"Retry-After": str(exc.retry_after)},
+        ) from None
     base = str(request.base_url).rstrip("/")
     ws_base = "ws" + base[4:] if base.startswith("http") else base
     return TableCreated(

@@ -13,7 +13,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from ligretto.bots import Level, strategy_names
+from ligretto.live.registry import TableCapError
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
+from ligretto.tafel.errors import Code
+from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
+from ligretto.tafel.names import InvalidNameError, clean_name
 from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render
 from ligretto.web.play.routes import (
@@ -53,13 +57,36 @@ def _form_defaults() -> dict[str, Any]:
         "deadlock": "end",
         "row_storage": False,
         "mode": "target",
-        "target": "99",
+        "target": str(DEFAULT_TARGET),
         "target_other": "",
-        "rounds": 8,
+        "rounds": DEFAULT_ROUNDS,
         # Seat 1 is the host; by default the other three are bots.
         "seat_kinds": ["watchful", "stack-first", "greedy"] + ["open"] * (MAX_SEATS - 4),
         "seat_levels": ["medium"] * (MAX_SEATS - 1),
     }
+
+
+def _name_error(raw: str, *, required: bool) -> str | None:
+    """The form's error code for a name, or ``None`` if it is a good one.
+
+    The one name rule (T1, ``ligretto.tafel.names``): what the table
+    accepts, its Tafel game accepts too.  An empty field is fine where a
+    name is optional (the host only hosts and watches).
+    """
+    if not raw.strip():
+        return "name" if required else None
+    try:
+        clean_name(raw)
+    except InvalidNameError as exc:
+        return "name_too_long" if exc.code is Code.NAME_TOO_LONG else "bad_name"
+    return None
+
+
+def _busy_page(request: Request, form: dict[str, Any], exc: TableCapError) -> HTMLResponse:
+    """The table cap (503): the form comes back filled in, with when to retry."""
+    page = _new_page(request, form, ["busy"], 503)
+    page.headers["Retry-After"] = str(exc.retry_after)
+    return page
 
 
 def _unknown_bots(form: dict[str, Any], seats: int) -> list[tuple[int, str, str]]:
@@ -139,9 +166,17 @@ async def new_table(request: Request) -> Response:
     seats = whole_field(form["seats"])
     target = whole_field(form["target_other"] if form["target"] == "other" else form["target"])
     rounds = whole_field(form["rounds"])
+    name_error = _name_error(form["name"], required=False)
+    if name_error is not None:
+        errors.append(name_error)  # T1
     if seats is None or not MIN_PLAYERS <= seats <= player_limits(form["deck"])[1]:
         errors.append("seats")  # R1
-    if target is None or not 1 <= target <= 1000 or rounds is None or not 1 <= rounds <= 100:
+    if (
+        target is None
+        or not 1 <= target <= MAX_TARGET
+        or rounds is None
+        or not 1 <= rounds <= MAX_AGREED_ROUNDS
+    ):
         errors.append("end")  # T1
     if errors or seats is None or target is None or rounds is None:
         return _new_page(request, form, errors, 422)
@@ -156,7 +191,7 @@ async def new_table(request: Request) -> Response:
     try:
         spec = CreateTable(
             seats=seats,
-            name=form["name"] or None,
+            name=clean_name(form["name"]) if form["name"] else None,
             options=OptionsIn(
                 deck=form["deck"],
                 row_refill=form["row_refill"],
@@ -169,7 +204,10 @@ async def new_table(request: Request) -> Response:
         )
     except ValidationError:  # anything the checks above let through
         return _new_page(request, form, ["seats"], 422)
-    table = create_table(registry_of(request.app), spec)
+    try:
+        table = create_table(registry_of(request.app), spec)
+    except TableCapError as exc:
+        return _busy_page(request, form, exc)
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
 
@@ -184,17 +222,21 @@ async def quick_game(request: Request) -> Response:
     """
     data = await request.form()
     value = data.get("name", "")
-    name = " ".join(value.split()) if isinstance(value, str) else ""
-    if not name or len(name) > 40:
-        form = _form_defaults()
-        form["name"] = name[:40]
-        return _new_page(request, form, ["name"], 422)
+    name = value if isinstance(value, str) else ""
+    form = _form_defaults()
+    form["name"] = name.strip()
+    name_error = _name_error(name, required=True)
+    if name_error is not None:
+        return _new_page(request, form, [name_error], 422)
     spec = CreateTable(
         seats=1 + len(QUICK_BOTS),
-        name=name,
+        name=clean_name(name),
         bots=[BotIn(seat=i + 1, strategy=s, level=lv) for i, (s, lv) in enumerate(QUICK_BOTS)],
     )
-    table = create_table(registry_of(request.app), spec)
+    try:
+        table = create_table(registry_of(request.app), spec)
+    except TableCapError as exc:
+        return _busy_page(request, form, exc)
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
 

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
-from typing import Annotated, Literal
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from ligretto.bots import Level
-from ligretto.live.connection import Connection
+from ligretto.live.connection import CLOSE_POLICY, Connection
 from ligretto.live.protocol import (
     ProtocolError,
     Reason,
@@ -30,11 +36,77 @@ from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
+from ligretto.tafel.limits import MAX_NAME_LENGTH
+from ligretto.tafel.names import clean_name, printable
 from ligretto.web.qr import qr_svg
 
 log = logging.getLogger(__name__)
 
-router = APIRouter()
+
+# --------------------------------------------------------------------------
+# errors in the API's shape
+# --------------------------------------------------------------------------
+
+
+class PlayApiError(Exception):
+    """An error answer of these routes: ``{"detail", "code"}`` like the API's."""
+
+    def __init__(
+        self, status: int, code: str, detail: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers
+
+
+def _error_response(exc: PlayApiError) -> Response:
+    return JSONResponse(
+        {"detail": exc.detail, "code": exc.code}, status_code=exc.status, headers=exc.headers
+    )
+
+
+def _validation_response(exc: RequestValidationError) -> Response:
+    """Refused input as ``{"detail", "code": "invalid_request"}``.
+
+    FastAPI's own answer echoes the input back, and input it cannot encode
+    (a lone surrogate in the JSON) turned a refusal into a 500; this one
+    names the fields and what is wrong, never the value.
+    """
+    parts: list[str] = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "body"
+        part = f"{where}: {error.get('msg', 'invalid')}"
+        if part not in parts:
+            parts.append(part)
+    detail = printable("; ".join(parts) or "the request is not valid", 500)
+    return JSONResponse({"detail": detail, "code": "invalid_request"}, status_code=422)
+
+
+class PlayRoute(APIRoute):
+    """Answers :class:`PlayApiError` in the API's shape, on every server
+    (also one without the API's error handlers), and refused input of the
+    routes outside ``/api/`` without echoing it; ``/api/`` keeps the app's
+    own answer to refused input."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except PlayApiError as exc:
+                return _error_response(exc)
+            except RequestValidationError as exc:
+                if request.url.path.startswith("/api/"):
+                    raise
+                return _validation_response(exc)
+
+        return handle
+
+
+router = APIRouter(route_class=PlayRoute)
 
 GC_YOUNG_THRESHOLD = 50_000
 
@@ -90,26 +162,29 @@ def registry_of(app: object) -> TableRegistry:
 # --------------------------------------------------------------------------
 
 
-class OptionsIn(BaseModel):
+# The rule options and the end condition as JSON: the dataclasses themselves
+# (their fields, types, defaults and checks), validated by pydantic and
+# closed to unknown fields.  A new rule option appears here by itself.
+
+
+@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class OptionsIn(RuleOptions):
     """Every rule option of ``RuleOptions`` (RULES.md), with its default."""
 
-    model_config = ConfigDict(extra="forbid")
 
-    deck: Literal["ligretto", "cards"] = "ligretto"
-    row_refill: Literal["auto", "manual"] = "auto"
-    recycle_shuffle: bool = True
-    deadlock: Literal["end", "reshuffle"] = "end"
-    row_storage: bool = False
-
-
-class EndIn(BaseModel):
+@pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
+class EndIn(EndCondition):
     """How the game ends (T1): a target (50/99/150 or another) or rounds."""
 
-    model_config = ConfigDict(extra="forbid")
 
-    mode: Literal["target", "rounds"] = "target"
-    target: Annotated[int, Field(ge=1, le=1000)] = 99
-    rounds: Annotated[int, Field(ge=1, le=100)] = 8
+def _fields(value: Any) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+
+
+# T1: the one name rule of the Tafel; a refused name is refused input (422).
+HostName = Annotated[
+    str, Field(min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(clean_name)
+]
 
 
 class BotIn(BaseModel):
@@ -126,7 +201,7 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seats: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 4
-    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    name: HostName | None = None
     options: OptionsIn = OptionsIn()
     end: EndIn = EndIn()
     bots: Annotated[list[BotIn], Field(max_length=MAX_PLAYERS)] = []
@@ -136,8 +211,6 @@ class CreateTable(BaseModel):
         _, limit = player_limits(self.options.deck)
         if self.seats > limit:
             raise ValueError(f"the {self.options.deck} deck seats at most {limit} players (R1)")
-        if self.name is not None and not self.name.strip():
-            raise ValueError("name must not be blank")
         taken = 1 if self.name else 0
         if taken + len(self.bots) > self.seats:
             raise ValueError("more bots than free seats")
@@ -148,8 +221,8 @@ def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
     """Create a table from a validated spec and seat its host and bots."""
     return registry.create(
         seats=spec.seats,
-        options=RuleOptions(**spec.options.model_dump()),
-        end=EndCondition(spec.end.mode, spec.end.target, spec.end.rounds),
+        options=RuleOptions(**_fields(spec.options)),
+        end=EndCondition(**_fields(spec.end)),
         host_name=spec.name or None,
         bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
     )
@@ -175,8 +248,10 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
     (``#seat=…``), which browsers send neither to servers nor in Referer.
     """
     table = registry_of(request.app).get(code)
-    if table is None or table.seat_of_token(body.token) is None:
-        raise HTTPException(404, "no seat at this table belongs to this token")
+    if table is None:
+        raise PlayApiError(404, "no_such_table", "there is no table with this code")
+    if table.seat_of_token(body.token) is None:
+        raise PlayApiError(404, "bad_token", "no seat at this table belongs to this token")
     url = f"{str(request.base_url).rstrip('/')}/play/{table.code}#seat={body.token}"
     return SeatLink(url=url, qr_svg=str(qr_svg(url)))
 
@@ -193,7 +268,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             text = await conn.outbox.get()
             if text is None or conn.overflowed:
                 with contextlib.suppress(Exception):
-                    await websocket.close(1008 if conn.overflowed else 1000)
+                    await websocket.close(CLOSE_POLICY if conn.overflowed else conn.close_code)
                 return
             await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -231,7 +306,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                         ).model_dump_json()
                     )
                 if conn.strikes > _MAX_STRIKES:
-                    conn.close()
+                    conn.close(CLOSE_POLICY)
                 continue
             conn.strikes = 0
             try:

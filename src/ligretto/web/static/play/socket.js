@@ -1,7 +1,7 @@
 // The connection to the table (docs/protocol.md): one WebSocket, joined with
 // a name or this page's seat token, reconnected after a growing pause.
 import { T, code, setConnection } from "./page.js";
-import { savedToken, state } from "./state.js";
+import { joinTokens, state } from "./state.js";
 
 let current = null;
 let retry = 0;
@@ -25,10 +25,8 @@ export function connect() {
   current = ws;
   ws.addEventListener("open", () => {
     retry = 0;
-    const token = savedToken();
     if (state.joinName) send("join", { name: state.joinName });
-    else if (token) send("join", { token });
-    else send("join");
+    else send("join", joinTokens());
   });
   ws.addEventListener("message", (event) => {
     let message;

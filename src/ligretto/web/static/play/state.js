@@ -23,13 +23,14 @@ export const state = {
 // ---------------------------------------------------------------- the seat token
 
 const tokenKey = `ligretto.play.${code}`;
+const hostKey = `ligretto.play.${code}.host`;
 
 export function takeTokenFromFragment() {
-  // "#t=…" (the host's link) or "#seat=…" (a seat link from another device):
-  // kept in localStorage, removed from the address bar.
-  const match = location.hash.match(/(?:^#|&)(?:t|seat)=([A-Za-z0-9_-]+)/);
+  // "#t=…" (the host's link: the host token) or "#seat=…" (a seat link from
+  // another device): kept in localStorage, removed from the address bar.
+  const match = location.hash.match(/(?:^#|&)(t|seat)=([A-Za-z0-9_-]+)/);
   if (match) {
-    localStorage.setItem(tokenKey, match[1]);
+    localStorage.setItem(match[1] === "t" ? hostKey : tokenKey, match[2]);
     history.replaceState(null, "", location.pathname + location.search);
   }
 }
@@ -37,6 +38,13 @@ export function takeTokenFromFragment() {
 export const savedToken = () => localStorage.getItem(tokenKey);
 export const keepToken = (token) => localStorage.setItem(tokenKey, token);
 export const forgetToken = () => localStorage.removeItem(tokenKey);
+// The join's tokens: the seat token and, on the host's page, the host token.
+export function joinTokens() {
+  const fields = {};
+  if (savedToken()) fields.token = savedToken();
+  if (localStorage.getItem(hostKey)) fields.host_token = localStorage.getItem(hostKey);
+  return fields;
+}
 
 // ---------------------------------------------------------------- updates
 
@@ -52,7 +60,8 @@ export function welcome(m) {
   state.seat = m.seat;
   state.host = m.host;
   syncClock(m.server_now);
-  if (m.token) keepToken(m.token);
+  if (m.token) keepToken(m.token); // a new seat token with every join
+  if (m.host_token) localStorage.setItem(hostKey, m.host_token);
   state.joinName = null;
   state.table = m.table;
 }

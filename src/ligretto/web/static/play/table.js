@@ -90,7 +90,7 @@ function onRefused(m) {
   const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token"];
   if (unseated.includes(m.code) && !state.watchFallback) {
     state.watchFallback = true;
-    send("join");
+    send("join", S.joinTokens()); // the host token, if any, still hosts
   }
 }
 

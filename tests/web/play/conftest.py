@@ -1,0 +1,24 @@
+"""The whole app (Tafel, API and online play) on a throwaway data folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ligretto.live.registry import TableRegistry
+from ligretto.web.app import create_app
+from ligretto.web.settings import Settings
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(data_dir=tmp_path, database_url=None))) as client:
+        yield client
+
+
+def tables_of(client: TestClient) -> TableRegistry:
+    registry: TableRegistry = client.app.state.tables  # type: ignore[attr-defined]
+    return registry
