@@ -64,7 +64,8 @@ def test_r6_row_storage_rounds_of_every_strategy_all_end(name: str) -> None:
 def test_r4_rounds_without_row_storage_all_end_by_themselves(name: str) -> None:
     ended, stuck, stalled = _run(name, PLAIN_ROUNDS, row_storage=False)
     assert stalled == 0 and ended == PLAIN_ROUNDS
-    assert stuck <= PLAIN_ROUNDS // 500, stuck  # R4 is exact here: the guard waits
+    # R4 is exact here, the guard only cuts a very long quiet spell short
+    assert stuck <= max(1, PLAIN_ROUNDS // 500), stuck
 
 
 class NeverStores(Strategy):

@@ -254,7 +254,7 @@ class RowLast(StackFirst):
 class RaceAware(Strategy):
     """Stack first as R7 says, but win the races for the piles (R3).
 
-    Three refinements of ``stack-first``, each about the simultaneous play
+    Two refinements of ``stack-first``, each about the simultaneous play
     of R3 (see docs/bots.md for the measurements):
 
     * **Contested cards first.** A card of mine is *contested* when another
@@ -267,13 +267,12 @@ class RaceAware(Strategy):
     * **Spread over equal piles.** When several piles want the card, take a
       pile that other seats' contested cards are less likely to be aimed
       at: the one opened last (most players and bots reach for the first).
-    * **Row storage (R6 variant only).** When the stack top fits nowhere in
-      the middle, store it on the row if the variant allows: a card off the
-      stack saves 2 points whether it goes to the middle or onto the row.
+
+    Under R6 it stores like every strategy (:func:`_helpful_store`).
     """
 
     name = "race-aware"
-    summary = "R7 order, contested cards first, spread over equal piles, R6 storage"
+    summary = "R7 order, contested cards first, spread over equal piles"
 
     #: base priority by source (R7), and the bonus for a contested card
     base: ClassVar[dict[Source, int]] = {Source.STACK: 30, Source.ROW: 20, Source.DISCARD: 10}
