@@ -19,6 +19,7 @@ from ligretto.rules import (
     CARDS,
     STUCK,
     Action,
+    Deadlock,
     Event,
     IllegalActionError,
     Play,
@@ -28,7 +29,6 @@ from ligretto.rules import (
     RoundOverError,
     RuleOptions,
     Store,
-    TableStuck,
     Termination,
 )
 
@@ -75,7 +75,7 @@ def test_r4_greedy_play_without_storing_stalls_under_r6_yet_is_no_deadlock() -> 
     greedy_without_storage(r, 600)
     assert sum(s.middle for s in r.result().seats) == middle  # stalled
     events = r.settle_stuck()
-    assert events == (TableStuck(), RoundEnded(None, True))
+    assert events == (Deadlock(), RoundEnded(None, True))
     assert r.is_over and r.legal_actions(0) == [] and r.legal_actions(1) == []
     assert_every_card_once(r)
 
@@ -85,7 +85,7 @@ def test_r4_stuck_under_end_ends_without_caller_scored_as_it_lies() -> None:
     greedy_without_storage(r, 40)
     before = r.result()
     assert not before.over
-    assert [str(e) for e in r.settle_stuck()] == ["stuck", "round-over deadlock"]
+    assert [str(e) for e in r.settle_stuck()] == ["deadlock", "round-over deadlock"]
     after = r.result()
     assert after.termination is Termination.DEADLOCK and after.caller is None
     assert after.seats == before.seats  # R5: scored as it lies
@@ -100,7 +100,7 @@ def test_r4_stuck_under_reshuffle_reshuffles_every_hand_and_play_goes_on() -> No
     greedy_without_storage(r, 60)
     before = r.snapshot()
     events = r.settle_stuck()
-    assert events == (TableStuck(), Reshuffled(1))
+    assert events == (Deadlock(), Reshuffled(1))
     assert not r.is_over and r.reshuffles == 1
     after = r.snapshot()
     for old, new in zip(before["seats"], after["seats"], strict=True):
@@ -132,8 +132,8 @@ def test_r4_stuck_reshuffle_is_the_same_shuffle_as_for_a_detected_deadlock() -> 
 def test_r4_stuck_again_without_a_card_moved_ends_the_round() -> None:
     # No endless reshuffling: a reshuffle needs a card moved since the last one.
     r = Round.deal(2, 3, RuleOptions(deadlock="reshuffle"))
-    assert r.settle_stuck() == (TableStuck(), Reshuffled(1))
-    assert r.settle_stuck() == (TableStuck(), RoundEnded(None, True))
+    assert r.settle_stuck() == (Deadlock(), Reshuffled(1))
+    assert r.settle_stuck() == (Deadlock(), RoundEnded(None, True))
     assert r.result().termination is Termination.DEADLOCK
 
 
@@ -149,7 +149,7 @@ def test_r4_stuck_under_reshuffle_ends_when_reshuffling_cannot_help() -> None:
         options=RuleOptions(deadlock="reshuffle"),
     )
     assert not r.is_deadlocked()
-    assert r.settle_stuck() == (TableStuck(), RoundEnded(None, True))
+    assert r.settle_stuck() == (Deadlock(), RoundEnded(None, True))
     assert r.reshuffles == 0 and r.result().termination is Termination.DEADLOCK
 
 
@@ -165,7 +165,6 @@ def test_r4_stuck_is_refused_once_the_round_is_over_and_changes_nothing() -> Non
 def test_r4_stuck_is_no_seats_move() -> None:
     r = Round.deal(2, 5)
     assert Action.parse("stuck") is STUCK and str(STUCK) == "stuck"
-    assert Event.parse("stuck") == TableStuck()
     assert STUCK not in r.legal_actions(0)
     assert not r.is_legal(0, STUCK)
     snap = r.snapshot()

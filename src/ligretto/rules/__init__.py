@@ -42,7 +42,6 @@ from ligretto.rules.events import (
     Reshuffled,
     RoundEnded,
     RowRefilled,
-    TableStuck,
 )
 from ligretto.rules.layout import STACK_SIZE, row_size
 from ligretto.rules.options import RuleOptions
@@ -94,7 +93,6 @@ __all__ = [
     "Source",
     "Store",
     "Stuck",
-    "TableStuck",
     "TableView",
     "Termination",
     "Turn",

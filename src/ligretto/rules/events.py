@@ -16,7 +16,6 @@ text                                   meaning
 ``0 recycled 27 shuffled``             discard became the hand (or ``kept``)
 ``0 ligretto-stop``                    seat 0's stack is empty (R4)
 ``deadlock``                           nobody can play any more (R4)
-``stuck``                              the table agreed it is stuck (R4)
 ``reshuffle 1``                        every hand reshuffled (R4 option)
 ``round-over caller 0``                the round ended by Ligretto Stop
 ``round-over deadlock``                the round ended without a call
@@ -55,8 +54,6 @@ def _pile(text: str) -> int:
 def _parse_words(w: list[str]) -> Event:
     if w == ["deadlock"]:
         return Deadlock()
-    if w == ["stuck"]:
-        return TableStuck()
     if w[0] == "reshuffle" and len(w) == 2:
         return Reshuffled(int(w[1]))
     if w[0] == "round-over":
@@ -188,19 +185,11 @@ class LigrettoStop(Event):
 
 @dataclass(frozen=True, slots=True)
 class Deadlock(Event):
-    """Nobody can play any more (R4)."""
+    """Nobody can play any more (R4): the engine found it, or the table
+    agreed that it is stuck (``Round.settle_stuck``)."""
 
     def __str__(self) -> str:
         return "deadlock"
-
-
-@dataclass(frozen=True, slots=True)
-class TableStuck(Event):
-    """The table agreed that it is stuck (``Round.settle_stuck``); settled
-    per the R4 ``deadlock`` option like a detected deadlock."""
-
-    def __str__(self) -> str:
-        return "stuck"
 
 
 @dataclass(frozen=True, slots=True)

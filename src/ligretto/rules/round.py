@@ -59,7 +59,6 @@ from ligretto.rules.events import (
     Recycled,
     Reshuffled,
     RoundEnded,
-    TableStuck,
 )
 from ligretto.rules.interning import REFILLS as _REFILLS
 from ligretto.rules.interning import play as _play
@@ -758,17 +757,19 @@ class Round:
         help or no card has moved since the last reshuffle, and then the
         round ends as with ``end``.
 
-        Returns ``TableStuck`` and then ``Reshuffled`` or ``RoundEnded``.
+        Returns the events of a detected deadlock: ``Deadlock`` and then
+        ``Reshuffled`` or ``RoundEnded`` (what the table sees is the same;
+        the log tells the two apart).
         Raises :class:`RoundOverError` (changing nothing) when the round is
         over. Logged as ``(None, STUCK)``, so :meth:`replay` repeats it.
 
         >>> r = Round.deal(players=2, seed=5)
         >>> [str(e) for e in r.settle_stuck()], r.result().termination
-        (['stuck', 'round-over deadlock'], <Termination.DEADLOCK: 'deadlock'>)
+        (['deadlock', 'round-over deadlock'], <Termination.DEADLOCK: 'deadlock'>)
         """
         if self._over:
             raise RoundOverError("the round is over: nothing more is played (R4)")
-        events: list[Event] = [TableStuck()]
+        events: list[Event] = [Deadlock()]
         self._log.append((None, STUCK))
         self._resolve_deadlock(events)
         return tuple(events)
