@@ -7,9 +7,11 @@ what else runs; compare them only on one machine.
 
     .venv/bin/python benchmarks/engine.py [--rounds N] [--profile] [--options JSON]
 
-With ``row_storage`` the greedy policy is not enough: it never stores, and
-a round that only a storage move could move on is (rightly, R4) no
-deadlock, so it may never end.
+With ``row_storage`` the greedy policy never stores, and a round that only
+a storage move could move on is (rightly, R4) no deadlock: after
+``STUCK_AFTER`` actions per seat without a card to the middle the table
+agrees that it is stuck (``Round.settle_stuck``, R4), as the simulator's
+stall guard does.
 """
 
 from __future__ import annotations
@@ -22,12 +24,21 @@ import time
 
 from ligretto.rules import Play, Refill, Round, RuleOptions
 
+#: actions per seat without a card to the middle after which the table is stuck
+STUCK_AFTER = 200
+
 
 def play_round(players: int, seed: int, options: RuleOptions) -> int:
     """Play one round to its end with the greedy policy; return the action count."""
     r = Round.deal(players, seed, options)
     actions = 0
+    quiet = 0  # actions since the last card to the middle
+    stuck_after = STUCK_AFTER * players
     while not r.is_over:
+        if quiet > stuck_after:
+            r.settle_stuck()
+            quiet = 0
+            continue
         for seat in range(players):
             legal = r.legal_actions(seat)
             if not legal:
@@ -38,6 +49,7 @@ def play_round(players: int, seed: int, options: RuleOptions) -> int:
                 choice = refills[0] if refills else legal[-1]  # turn or recycle
             r.apply(seat, choice)
             actions += 1
+            quiet = 0 if type(choice) is Play else quiet + 1
             if r.is_over:
                 break
     return actions

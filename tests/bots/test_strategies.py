@@ -152,7 +152,9 @@ def test_r6_watchful_stores_a_stuck_stack_top_on_the_row() -> None:
     rnd = position(seats, options=RuleOptions(row_storage=True))
     choice = get_strategy("watchful").choose(rnd.view(0), random.Random(0))
     assert isinstance(choice, Store) and choice.source is Source.STACK
-    assert get_strategy("stack-first").choose(rnd.view(0), random.Random(0)) == TURN
+    # every strategy but random stores it (more in tests/bots/test_row_storage.py)
+    stored = get_strategy("stack-first").choose(rnd.view(0), random.Random(0))
+    assert isinstance(stored, Store) and stored.source is Source.STACK
 
 
 def test_bot_timing_depends_on_the_action_kind() -> None:

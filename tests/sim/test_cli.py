@@ -32,6 +32,7 @@ def test_json_schema_of_a_rounds_run() -> None:
         "rounds",
         "stop_rate",
         "deadlock_rate",
+        "stuck",
         "stalled",
         "actions_per_round",
         "seconds_per_round",
@@ -51,7 +52,7 @@ def test_json_schema_of_a_rounds_run() -> None:
             "row_storage": False,
         },
     }
-    assert data["rounds"] == 40 and data["stalled"] == 0
+    assert data["rounds"] == 40 and data["stalled"] == 0 and data["stuck"] == 0
     assert _is_interval(data["stop_rate"]) and _is_interval(data["deadlock_rate"])
     assert data["seconds_per_round"]["mean"] > 10
     seats = data["seats"]

@@ -83,16 +83,74 @@ def get_strategy(name: str) -> Strategy:
         raise ValueError(f"unknown strategy {name!r}; choose one of {known}") from None
 
 
-def _chores(actions: Sequence[Action]) -> Action | None:
-    """What to do when nothing is played: refill a gap, else turn or recycle (R3)."""
+def _chores(view: BotView) -> Action | None:
+    """What to do when nothing is played: refill a gap (R3), else store a
+    card in the row where that helps (R6, :func:`_helpful_store`), else
+    turn or recycle (R3)."""
     fallback: Action | None = None
-    for action in actions:
+    stores: list[Store] | None = None
+    for action in view.actions:
         kind = type(action)
         if kind is Refill:
             return action
-        if fallback is None and (kind is Turn or kind is Recycle):
-            fallback = action
+        if kind is Turn or kind is Recycle:
+            if fallback is None:
+                fallback = action
+        elif isinstance(action, Store):  # listed only under row_storage (R6)
+            if stores is None:
+                stores = []
+            stores.append(action)
+    if stores is not None:
+        store = _helpful_store(view, stores)
+        if store is not None:
+            return store
     return fallback
+
+
+def _helpful_store(view: BotView, stores: Sequence[Store]) -> Store | None:
+    """R6: the row-storage move worth making when no card of mine fits.
+
+    (a) The stack top: off the stack it no longer costs 2 points (R5, R7),
+        and the card beneath comes up — it may fit the middle. (Which card
+        that is nobody at the table sees, R3; a stack card that fits nowhere
+        is worth moving whatever comes next.)
+    (b) Else the discard top, when it makes a place for the stack top:
+        the stack top fits onto it (lower, other colour) but onto no row
+        position now. Next look, (a) moves the stack top.
+
+    Either goes onto the position whose top is the lowest that takes it:
+    the higher row tops stay free for the cards to come (a row position
+    only ever takes lower cards). Without such a move ``None``: storing a
+    discard card for nothing would only bury a row card.
+    """
+    stack = [s for s in stores if s.source is Source.STACK]
+    if stack:
+        return _tightest(view, stack)
+    me = view.viewer
+    if me is None:
+        return None
+    top = view.seats[me].stack_top
+    if top is None:
+        return None
+    making_room = [
+        s for s in stores if top.value < s.card.value and top.colour is not s.card.colour
+    ]
+    return _tightest(view, making_room) if making_room else None
+
+
+def _tightest(view: BotView, stores: Sequence[Store]) -> Store:
+    """The store onto the row position with the lowest top card."""
+    if len(stores) == 1 or view.viewer is None:
+        return stores[0]
+    row = view.seats[view.viewer].row
+    best = stores[0]
+    best_value = 11
+    for store in stores:
+        position = row[store.slot].top
+        value = position.value if position is not None else 11
+        if value < best_value:
+            best, best_value = store, value
+    return best
 
 
 def _refill(view: BotView) -> Action | None:
@@ -127,7 +185,7 @@ class Greedy(Strategy):
         plays = view.plays
         if plays:
             return plays[rng.randrange(len(plays))]
-        return _chores(view.actions)
+        return _chores(view)
 
 
 def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | None:
@@ -171,7 +229,7 @@ class StackFirst(Strategy):
         play = _first_by_source(view.plays, self.order)
         if play is not None:
             return play
-        return _chores(view.actions)
+        return _chores(view)
 
 
 @register
@@ -196,7 +254,7 @@ class RowLast(StackFirst):
 class RaceAware(Strategy):
     """Stack first as R7 says, but win the races for the piles (R3).
 
-    Three refinements of ``stack-first``, each about the simultaneous play
+    Two refinements of ``stack-first``, each about the simultaneous play
     of R3 (see docs/bots.md for the measurements):
 
     * **Contested cards first.** A card of mine is *contested* when another
@@ -209,13 +267,12 @@ class RaceAware(Strategy):
     * **Spread over equal piles.** When several piles want the card, take a
       pile that other seats' contested cards are less likely to be aimed
       at: the one opened last (most players and bots reach for the first).
-    * **Row storage (R6 variant only).** When the stack top fits nowhere in
-      the middle, store it on the row if the variant allows: a card off the
-      stack saves 2 points whether it goes to the middle or onto the row.
+
+    Under R6 it stores like every strategy (:func:`_helpful_store`).
     """
 
     name = "race-aware"
-    summary = "R7 order, contested cards first, spread over equal piles, R6 storage"
+    summary = "R7 order, contested cards first, spread over equal piles"
 
     #: base priority by source (R7), and the bonus for a contested card
     base: ClassVar[dict[Source, int]] = {Source.STACK: 30, Source.ROW: 20, Source.DISCARD: 10}
@@ -225,17 +282,12 @@ class RaceAware(Strategy):
         refill = _refill(view)
         if refill is not None:
             return refill
-        actions = view.actions
         plays = view.plays
         if len(plays) == 1:
             return plays[0]
         if plays:
             return self._best_play(view, plays)
-        if view.options.row_storage:
-            for action in actions:
-                if isinstance(action, Store) and action.source is Source.STACK:
-                    return action
-        return _chores(actions)
+        return _chores(view)
 
     def _best_play(self, view: BotView, plays: Sequence[Play]) -> Play:
         rivals = _rival_codes(view)

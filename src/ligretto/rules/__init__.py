@@ -9,6 +9,7 @@ See docs/rules-engine.md.
 
 from ligretto.rules.actions import (
     RECYCLE,
+    STUCK,
     TURN,
     Action,
     Play,
@@ -16,6 +17,7 @@ from ligretto.rules.actions import (
     Refill,
     Source,
     Store,
+    Stuck,
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, Colour, DeckKind, deck_colours
@@ -55,6 +57,7 @@ __all__ = [
     "RESHUFFLE_ATTEMPTS",
     "SNAPSHOT_FORMAT",
     "STACK_SIZE",
+    "STUCK",
     "TURN",
     "Action",
     "Card",
@@ -89,6 +92,7 @@ __all__ = [
     "SeatView",
     "Source",
     "Store",
+    "Stuck",
     "TableView",
     "Termination",
     "Turn",

@@ -16,6 +16,9 @@ text                                   meaning
 ``refill row2``                        fill gap 2 from the stack (manual R3)
 ``store R5 stack row2``                stack top onto row position 2 (R6)
 ``store G3 discard row0``              discard top onto row position 0 (R6)
+``stuck``                              the table agreed it is stuck (R4);
+                                       no seat's move: logged with seat
+                                       ``None``, see ``Round.settle_stuck``
 =====================================  =====================================
 """
 
@@ -85,6 +88,8 @@ class Action:
             return TURN
         if verb == "recycle" and not args:
             return RECYCLE
+        if verb == "stuck" and not args:
+            return STUCK
         if verb == "refill" and len(args) == 1:
             return Refill(_parse_slot(args[0]))
         if verb == "play" and len(args) == 3:
@@ -178,5 +183,20 @@ class Store(Action):
         return f"store {self.card} {self.source.value} row{self.slot}"
 
 
+@dataclass(frozen=True, slots=True)
+class Stuck(Action):
+    """R4: the table agreed that it is stuck (no card has gone to the middle
+    for a long time); it is settled like a deadlock.
+
+    Not a seat's move: ``Round.apply`` refuses it, ``Round.settle_stuck``
+    carries it out and logs it as ``(None, STUCK)``, so that
+    ``Round.replay`` repeats it.
+    """
+
+    def __str__(self) -> str:
+        return "stuck"
+
+
 TURN = Turn()
 RECYCLE = Recycle()
+STUCK = Stuck()

@@ -185,7 +185,8 @@ class LigrettoStop(Event):
 
 @dataclass(frozen=True, slots=True)
 class Deadlock(Event):
-    """Nobody can play any more (R4)."""
+    """Nobody can play any more (R4): the engine found it, or the table
+    agreed that it is stuck (``Round.settle_stuck``)."""
 
     def __str__(self) -> str:
         return "deadlock"

@@ -29,6 +29,7 @@ from typing import Any
 
 from ligretto.rules.actions import (
     RECYCLE,
+    STUCK,
     TURN,
     Action,
     Play,
@@ -36,6 +37,7 @@ from ligretto.rules.actions import (
     Refill,
     Source,
     Store,
+    Stuck,
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
@@ -79,6 +81,10 @@ from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 #: the turning cycle after a reshuffle; each attempt shows it with a chance of
 #: at least 1/3, so 64 attempts fail with probability below 1e-11.
 RESHUFFLE_ATTEMPTS = 64
+
+_NOT_A_SEATS_MOVE = (
+    "'stuck' is the whole table's decision, not a seat's move (R4): Round.settle_stuck()"
+)
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -165,7 +171,7 @@ class Round:
     _open_fit: int
     _middle: list[int]
     _moves: int
-    _log: list[tuple[int, Action]]
+    _log: list[tuple[int | None, Action]]
     _over: bool
     _caller: int | None
     _deadlock: bool
@@ -256,13 +262,24 @@ class Round:
         players: int,
         seed: int,
         options: RuleOptions | None,
-        log: Iterable[tuple[int, Action | str]],
+        log: Iterable[tuple[int | None, Action | str]],
     ) -> Round:
         """Deal and apply every ``(seat, action)`` of ``log`` (actions or their
-        text); the result equals the round that produced the log."""
+        text); the result equals the round that produced the log.
+
+        ``(None, "stuck")`` — the entry :meth:`settle_stuck` logs — settles
+        an agreed stall again; every other entry goes through :meth:`apply`.
+        """
         self = cls.deal(players, seed, options)
         for seat, action in log:
-            self.apply(seat, Action.parse(action) if isinstance(action, str) else action)
+            if isinstance(action, str):
+                action = Action.parse(action)
+            if seat is not None:
+                self.apply(seat, action)
+            elif type(action) is Stuck:
+                self.settle_stuck()
+            else:
+                raise IllegalActionError(f"{action} needs a seat: only 'stuck' has none")
         return self
 
     def _reindex(self) -> None:
@@ -324,8 +341,9 @@ class Round:
         return self._over
 
     @property
-    def log(self) -> tuple[tuple[int, Action], ...]:
-        """Every applied ``(seat, action)`` in order, for :meth:`replay`."""
+    def log(self) -> tuple[tuple[int | None, Action], ...]:
+        """Every applied ``(seat, action)`` in order, for :meth:`replay`; an
+        agreed stall (:meth:`settle_stuck`) is ``(None, STUCK)``."""
         return tuple(self._log)
 
     @property
@@ -441,6 +459,8 @@ class Round:
         elif type(action) is Store:
             self._verify_store(seat, action)
             self._do_store(seat, action, events)
+        elif type(action) is Stuck:
+            raise IllegalActionError(_NOT_A_SEATS_MOVE)
         else:
             raise MalformedActionError(f"not an action: {action!r}")
         self._seat_views[seat] = None
@@ -473,6 +493,8 @@ class Round:
             self._verify_refill(seat, action.slot)
         elif type(action) is Store:
             self._verify_store(seat, action)
+        elif type(action) is Stuck:
+            raise IllegalActionError(_NOT_A_SEATS_MOVE)
         else:
             raise MalformedActionError(f"not an action: {action!r}")
 
@@ -694,6 +716,11 @@ class Round:
         if (self._fit and self._shuffle_recycled) or not _is_deadlocked(self):
             return
         events.append(Deadlock())
+        self._resolve_deadlock(events)
+
+    def _resolve_deadlock(self, events: list[Event]) -> None:
+        """R4's ``deadlock`` option: reshuffle every hand when that can help
+        and a card has moved since the last reshuffle, else end the round."""
         if (
             self._options.deadlock == "reshuffle"
             and self._moves != self._reshuffle_mark
@@ -715,6 +742,37 @@ class Round:
         self._over = True
         self._deadlock = True
         events.append(RoundEnded(None, True))
+
+    def settle_stuck(self) -> tuple[Event, ...]:
+        """R4: the table agreed that it is stuck; settle it like a deadlock.
+
+        For a stall the deadlock test does not see: no card goes to the
+        middle, yet some move remains (with R6, a card that could go into a
+        row) that nobody makes. The table — every person present, or a
+        table without people by itself — decides that the round is stuck;
+        this applies R4's ``deadlock`` option exactly as for a detected
+        deadlock: ``end`` ends the round without a caller, scored as it
+        lies (``Termination.DEADLOCK``); ``reshuffle`` reshuffles every
+        hand and discard pile and play goes on — unless reshuffling cannot
+        help or no card has moved since the last reshuffle, and then the
+        round ends as with ``end``.
+
+        Returns the events of a detected deadlock: ``Deadlock`` and then
+        ``Reshuffled`` or ``RoundEnded`` (what the table sees is the same;
+        the log tells the two apart).
+        Raises :class:`RoundOverError` (changing nothing) when the round is
+        over. Logged as ``(None, STUCK)``, so :meth:`replay` repeats it.
+
+        >>> r = Round.deal(players=2, seed=5)
+        >>> [str(e) for e in r.settle_stuck()], r.result().termination
+        (['deadlock', 'round-over deadlock'], <Termination.DEADLOCK: 'deadlock'>)
+        """
+        if self._over:
+            raise RoundOverError("the round is over: nothing more is played (R4)")
+        events: list[Event] = [Deadlock()]
+        self._log.append((None, STUCK))
+        self._resolve_deadlock(events)
+        return tuple(events)
 
     # --------------------------------------------------------------- results
 

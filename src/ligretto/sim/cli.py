@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ligretto.bots import BotSpec
 from ligretto.rules import RuleOptions
+from ligretto.sim.engine import DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import SimReport
 from ligretto.sim.run import GameSettings, SimConfig, simulate
 from ligretto.tafel import Mode
@@ -96,6 +97,8 @@ def render_report(report: SimReport, console: Console) -> None:
     )
     if games:
         line += f"; {games.rounds_per_game.mean:.1f} rounds per game"
+    if report.stuck:
+        line += f"; stuck {report.stuck} (stall guard, R4)"
     if report.stalled:
         line += f"; {report.stalled} stalled"
     console.print(line)
@@ -168,6 +171,15 @@ def simulate_command(
     ] = True,
     deadlock: Annotated[str, typer.Option(help="end or reshuffle (R4).")] = "end",
     row_storage: Annotated[bool, typer.Option("--row-storage", help="R6 variant.")] = False,
+    stuck_after: Annotated[
+        float,
+        typer.Option(
+            "--stuck-after",
+            min=1.0,
+            help="Virtual seconds without a card to the middle after which the "
+            "bots agree the round is stuck (R4: ended or reshuffled per --deadlock).",
+        ),
+    ] = DEFAULT_STUCK_AFTER,
 ) -> None:
     """Let bots play many rounds (or whole games) and report who does best."""
     try:
@@ -178,7 +190,12 @@ def simulate_command(
             deadlock=_literal(deadlock, ("end", "reshuffle"), "--deadlock"),
             row_storage=row_storage,
         )
-        config = SimConfig(tuple(_bots_for(players, bots)), seed, options)
+        config = SimConfig(
+            tuple(_bots_for(players, bots)),
+            seed,
+            options,
+            RoundLimits(stuck_after=stuck_after),
+        )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     settings = None

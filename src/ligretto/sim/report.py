@@ -4,7 +4,7 @@ A :class:`RoundRecord` is everything the statistics need from one simulated
 round; a :class:`GameRecord` the same for a whole game on the Tafel
 (T4/T5). :func:`summarize` turns records into a :class:`SimReport` — per
 seat: win rate, mean points with a 95 % confidence interval, Ligretto Stop
-rate, deadlock rate, round length (actions and virtual seconds; every seat
+rate, deadlock rate (natural deadlocks only), round length (actions and virtual seconds; every seat
 plays the same rounds, so these two equal the run's) next to the seat's own
 actions, races won and lost — plus paired significance tests between the
 different bots at the table.
@@ -45,7 +45,11 @@ class RoundRecord:
     """The outcome of one simulated round (R4/R5) and how it went.
 
     ``termination`` says how the round ended (``None`` when it ``stalled``:
-    it hit the simulator's limits before it ended).
+    it hit the simulator's safety limits before it ended). ``stuck`` counts
+    how often the stall guard settled the round (R4, ``Round.settle_stuck``:
+    no card to the middle for a long time); ``stuck_ended`` says that the
+    last of them ended it (``termination`` is then ``DEADLOCK``, but it is
+    no natural deadlock).
 
     ``races_lost[s]`` counts seat ``s``'s moves refused because a faster
     seat took the pile first (R3); ``races_won[s]`` counts the moves of seat
@@ -67,6 +71,8 @@ class RoundRecord:
     races_won: tuple[int, ...]
     races_lost: tuple[int, ...]
     refused: tuple[int, ...]
+    stuck: int = 0
+    stuck_ended: bool = False
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -176,12 +182,16 @@ class SimReport:
     seconds_per_round: MeanEstimate
     comparisons: tuple[BotComparison, ...]
     games: GameSummary | None = field(default=None)
+    #: rounds the stall guard settled (R4 "we're stuck"): ended, or reshuffled
+    #: and played on; counted apart from natural deadlocks (``deadlock_rate``)
+    stuck: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {
             "rounds": self.rounds,
             "stop_rate": self.stop_rate.to_dict(),
             "deadlock_rate": self.deadlock_rate.to_dict(),
+            "stuck": self.stuck,
             "stalled": self.stalled,
             "actions_per_round": self.actions_per_round.to_dict(),
             "seconds_per_round": self.seconds_per_round.to_dict(),
@@ -225,7 +235,10 @@ def summarize(
     n = len(records)
     round_wins = _shared_wins([r.winners for r in records], n_seats)
     game_wins = _shared_wins([g.winners for g in games], n_seats) if games else [math.nan] * n_seats
-    deadlocks = estimate_proportion(sum(r.termination is Termination.DEADLOCK for r in records), n)
+    # natural deadlocks only: a round the stall guard ended is counted as stuck
+    deadlocks = estimate_proportion(
+        sum(r.termination is Termination.DEADLOCK and not r.stuck_ended for r in records), n
+    )
     round_actions = estimate_mean([float(sum(r.actions)) for r in records])
     round_seconds = estimate_mean([r.seconds for r in records])
     seats = []
@@ -264,6 +277,7 @@ def summarize(
         stop_rate=estimate_proportion(sum(r.termination is Termination.STOP for r in records), n),
         deadlock_rate=deadlocks,
         stalled=sum(r.stalled for r in records),
+        stuck=sum(r.stuck > 0 for r in records),
         actions_per_round=round_actions,
         seconds_per_round=round_seconds,
         comparisons=tuple(_compare_bots(bots, records)),
