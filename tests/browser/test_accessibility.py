@@ -1,7 +1,8 @@
 """An axe-core audit (WCAG 2.x A and AA) of every page, in light and dark mode.
 
 Each page is audited at the phone viewport in the state a person sees it
-in: the start page (empty, then with this browser's games), a board taking
+in: the start page (empty, then with this browser's games), the rules
+(in each language, with its drawing checked to fit a phone), a board taking
 the stacks and then the middle, the watch, correction and history pages,
 the final ranking of a rounds game, the /play form, a table's lobby and the
 table during a round. A violation of impact "serious" or "critical" fails
@@ -20,7 +21,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE, LiveServer
+from helpers.browser import ARTIFACTS, PHONE, LiveServer
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 pytestmark = pytest.mark.browser
@@ -55,6 +56,12 @@ def test_every_page_passes_axe(
     page = new_page(PHONE, color_scheme=scheme)
     page.goto(live_server.url + "/")
     audit(page, "start", found)
+
+    # The rules, through the header's link.
+    page.get_by_role("link", name="Rules", exact=True).click()
+    expect(page.locator("svg.rules-drawing")).to_be_visible()
+    audit(page, "rules", found)
+    shoot(page, f"a11y-{scheme}-rules")
 
     # A board on its edit link: the stacks, then the middle of round 1.
     create_game(page, live_server, ["Anna", "Ben", "Cleo"])
@@ -110,5 +117,47 @@ def test_every_page_passes_axe(
     audit(page, "table during a round", found)
     shoot(page, f"a11y-{scheme}-table")
 
+    reports = [f"== {name} ({scheme}) ==\n{report}" for name, report in found.items()]
+    assert not found, "\n\n".join(reports)
+
+
+# Every text of the rules' drawing, as a box on the page: [x, y, width, height, text].
+DRAWING_TEXTS = """() => [...document.querySelectorAll('svg.rules-drawing text')].map(t => {
+  const r = t.getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height, t.textContent];
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_rules_fit_a_phone_in_every_language(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, scheme: str
+) -> None:
+    found: dict[str, str] = {}
+    page = new_page(PHONE, color_scheme=scheme)
+    for language in ("de", "en", "nb"):
+        page.goto(f"{live_server.url}/rules?lang={language}")
+        drawing = page.locator("svg.rules-drawing")
+        expect(drawing).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # The header's link: a 44 px tap target in one line with the brand and the languages.
+        link = page.locator(".site-header .rules-link").bounding_box()
+        brand = page.locator(".site-header .brand").bounding_box()
+        languages = page.locator(".site-header .lang-switch").bounding_box()
+        assert link and brand and languages
+        assert link["width"] >= 44 and link["height"] >= 44
+        assert link["y"] < brand["y"] + brand["height"] and languages["y"] < link["y"] + 44
+        # The drawing's words, in this language: inside the drawing, none on another.
+        box = drawing.bounding_box()
+        assert box and box["x"] + box["width"] <= PHONE["width"]
+        texts = page.evaluate(DRAWING_TEXTS)
+        for i, (x, y, width, height, text) in enumerate(texts):
+            assert box["x"] <= x and x + width <= box["x"] + box["width"], (language, text)
+            for x2, y2, width2, height2, text2 in texts[i + 1 :]:
+                apart = x + width <= x2 or x2 + width2 <= x or y + height <= y2 or y2 + height2 <= y
+                assert apart, f"{language}: {text!r} overlaps {text2!r}"
+        if language != "en":  # English is audited with every other page
+            audit(page, f"rules ({language})", found)
+        shoot(page, f"rules-{scheme}-{language}")
+        drawing.screenshot(path=str(ARTIFACTS / f"rules-{scheme}-{language}-drawing.png"))
     reports = [f"== {name} ({scheme}) ==\n{report}" for name, report in found.items()]
     assert not found, "\n\n".join(reports)
