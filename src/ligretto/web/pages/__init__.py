@@ -9,14 +9,15 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from ligretto.web.pages import board, history, rounds, start
+from ligretto.web.pages import board, history, legacy, rounds, start
 from ligretto.web.pages.board import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX
 
 __all__ = ["ERROR_PAGES", "install", "router"]
 
 router = APIRouter(include_in_schema=False)
-for module in (start, board, rounds, history):
+# Old edit links last: their {token} must not shadow the edit pages' own paths.
+for module in (start, board, rounds, history, legacy):
     router.include_router(module.router)
 
 

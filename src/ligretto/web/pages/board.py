@@ -3,6 +3,13 @@
 Both show the same board; the edit page adds the entry forms. The watch
 page and its live fragment never contain the edit token: a watcher's page
 offers no editing and leaks nothing that would allow it.
+
+The edit page's address holds no secret either (``/g/{id}/edit``): the edit
+link carries the token in its fragment (``#t=…``), which browsers never
+send. The page's script keeps it on the phone and sends it in the forms'
+hidden ``token`` field or the ``X-Edit-Token`` header; for pages without
+JavaScript the server keeps it in an HttpOnly, ``SameSite=Strict`` cookie
+of the game's edit pages and writes it into the hidden fields.
 """
 
 from __future__ import annotations
@@ -19,11 +26,14 @@ from ligretto.store import ForbiddenError, GameNotFoundError, StoredGame, TafelS
 from ligretto.web.api.errors import ExceptionHandler
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.deps import (
-    EditableGameDep,
+    EDIT_COOKIE_MAX_AGE,
     GameDep,
     Service,
     absolute,
-    edit_path,
+    edit_base,
+    edit_cookie_name,
+    edit_link,
+    request_token,
     watch_path,
 )
 from ligretto.web.pages.messages import N_
@@ -60,20 +70,28 @@ def game_info(board: BoardView, watch: str, edit: str | None) -> dict[str, Any]:
     }
 
 
-def board_context(request: Request, stored: StoredGame, token: str | None) -> dict[str, Any]:
-    """The template values shared by the edit page, the watch page and the fragments."""
+def board_context(
+    request: Request, stored: StoredGame, token: str | None, *, editing: bool | None = None
+) -> dict[str, Any]:
+    """The template values shared by the edit page, the watch page and the fragments.
+
+    *editing* defaults to whether a *token* is known; the edit page is also
+    drawn without one (its script has the token, or the phone has none).
+    """
     language = request_language(request)
     board = board_view(stored.id, stored.version, stored.game)
     watch = watch_path(stored.id)
-    edit = None if token is None else edit_path(stored.id, token)
+    editing = token is not None if editing is None else editing
+    edit = edit_base(stored.id) if editing else None
     base = edit or watch
     return {
         "board": board,
-        "editing": edit is not None,
+        "editing": editing,
         "edit_base": edit,
+        "token": token,
         "watch_url": watch,
         "watch_url_full": absolute(request, watch),
-        "edit_url_full": None if edit is None else absolute(request, edit),
+        "edit_url_full": None if token is None else absolute(request, edit_link(stored.id, token)),
         "watch_qr": qr_svg(absolute(request, watch)),
         "fragment_url": f"{base}/board",
         "events_url": f"/api/games/{stored.id}/events",
@@ -125,11 +143,33 @@ async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
         return False
 
 
+def remember_token(response: Response, request: Request, game_id: str, token: str) -> None:
+    """Keep the edit token on the phone for pages without JavaScript (see the module doc)."""
+    response.set_cookie(
+        edit_cookie_name(game_id),
+        token,
+        max_age=EDIT_COOKIE_MAX_AGE,
+        path=edit_base(game_id),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+async def known_token(request: Request, service: TafelService, game_id: str) -> str | None:
+    """The request's edit token (header or cookie) if it is the game's; else None."""
+    token = await request_token(request, game_id)
+    if token is None or not await token_ok(service, game_id, token):
+        return None
+    return token
+
+
 def board_page(
     request: Request,
     stored: StoredGame,
     token: str | None,
     *,
+    editing: bool | None = None,
     entry: Any = None,
     conflict: bool = False,
     notice: str | None = None,
@@ -137,7 +177,7 @@ def board_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     """The full page; on a refused entry *entry* carries the typed values and messages."""
-    context = board_context(request, stored, token)
+    context = board_context(request, stored, token, editing=editing)
     context.update(entry=entry, conflict=conflict, notice=notice, notice_round=notice_round)
     context["request_created"] = request.query_params.get("created") == "1"
     path = context["edit_base"] or context["watch_url"]
@@ -152,6 +192,8 @@ def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLRes
     info = context["game_info"]
     if token is None:
         info = {k: v for k, v in info.items() if k != "edit"}
+    # The fragment never carries the token (the second scorekeeper's link is
+    # drawn by the page's script from the token it keeps).
     response = HTMLResponse(html)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Game-Version"] = str(stored.version)
@@ -169,13 +211,20 @@ async def watch_fragment(request: Request, stored: GameDep) -> Response:
     return fragment(request, stored, None)
 
 
-@router.get("/g/{game_id}/edit/{token}", response_class=HTMLResponse)
-async def edit_page(request: Request, editable: EditableGameDep) -> HTMLResponse:
-    stored, token = editable.stored, editable.token
+@router.get("/g/{game_id}/edit", response_class=HTMLResponse)
+async def edit_page(request: Request, stored: GameDep, service: Service) -> HTMLResponse:
+    """The board with the entry forms.
+
+    The address has no secret, so this page is answered without a token
+    (and a phone's service worker may keep it for offline use): the token
+    the phone keeps goes into the forms (the script, or the cookie here).
+    Without one the page says so; writes check the token anyway.
+    """
+    token = await known_token(request, service, stored.id)
     notice, number = _notice(request)
     if number is not None and number > len(stored.game.rounds):
         number = None  # the round is gone (removed on another phone)
-    return board_page(request, stored, token, notice=notice, notice_round=number)
+    return board_page(request, stored, token, editing=True, notice=notice, notice_round=number)
 
 
 def _notice(request: Request) -> tuple[str | None, int | None]:
@@ -198,12 +247,14 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
     return None, None
 
 
-@router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)
-async def edit_fragment(
-    request: Request, stored: GameDep, token: str, service: Service
-) -> Response:
-    # A wrong link gets 404 here, not the edit page's 403 with the watch
-    # link: an open page's live update just stops.
-    if not await token_ok(service, stored.id, token):
+@router.get("/g/{game_id}/edit/board", response_class=HTMLResponse)
+async def edit_fragment(request: Request, stored: GameDep, service: Service) -> Response:
+    """The edit page's live board; the token comes in ``X-Edit-Token`` (or the cookie).
+
+    A wrong or missing token gets 404 here, not the edit page's 403 with the
+    watch link: an open page's live update just stops (and says why).
+    """
+    token = await known_token(request, service, stored.id)
+    if token is None:
         return not_found(request)
     return fragment(request, stored, token)

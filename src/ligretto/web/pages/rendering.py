@@ -58,6 +58,7 @@ def static_url(path: str) -> str:
 
 IMPORTED_MODULES = (
     "js/games.js",
+    "js/tokens.js",
     "play/page.js",
     "play/state.js",
     "play/socket.js",

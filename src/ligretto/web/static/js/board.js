@@ -2,6 +2,20 @@
 // points (R5: middle − penalty × stack, the penalty per stack card rendered
 // by the server as data-stack-penalty), sharing, and live updates from other phones.
 import { rememberGame } from "./games.js";
+import { editLink, editedGame, takeToken } from "./tokens.js";
+
+// --- the edit token: from the link's fragment into the phone's keeping ---
+// It goes into every form's hidden field and the live update's header,
+// never into an address (docs/tafel-guide.md, "How the edit link is kept").
+const gameId = editedGame();
+const token = gameId ? takeToken(gameId) : null;
+if (gameId && token) {
+  for (const field of document.querySelectorAll("form input[name=token]")) field.value = token;
+  const link = document.getElementById("edit-link");
+  if (link) link.value = editLink(gameId, token);
+  const missing = document.getElementById("no-token");
+  if (missing) missing.hidden = true;
+}
 
 const MINUS = "\u2212";
 const fmt = (n) => (n < 0 ? MINUS + String(-n) : String(n));
@@ -195,8 +209,15 @@ async function refresh() {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const response = await fetch(board.dataset.fragment, { headers: { Accept: "text/html" }, cache: "no-store" });
-      if (!response.ok) return;
+      const headers = { Accept: "text/html" };
+      if (token) headers["X-Edit-Token"] = token;
+      const response = await fetch(board.dataset.fragment, { headers, cache: "no-store" });
+      if (!response.ok) {
+        // The edit page's board answers 404 to a wrong or missing token.
+        const missing = document.getElementById("no-token");
+        if (response.status === 404 && missing && editing) missing.hidden = false;
+        return;
+      }
       const version = Number(response.headers.get("X-Game-Version") || 0);
       if (version && version === shownVersion) return;
       const html = await response.text();
