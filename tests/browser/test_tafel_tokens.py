@@ -51,10 +51,11 @@ def test_a_whole_game_never_sends_the_edit_token_in_an_address_or_referer(
     page.locator("#rounds").fill("2")
     page.get_by_role("button", name="Create game").last.click()
     expect(page.locator("#share-title")).to_be_visible()
+    # The page takes the token out of the address bar at once: it is kept on the phone.
+    expect(page).not_to_have_url(re.compile("#t="))
     edit_link = page.locator("#edit-link").input_value()
     token = edit_link.split("#t=")[1]
     assert len(token) >= 20
-    # The address bar no longer shows the token: it is kept on the phone.
     assert token not in page.url
 
     for caller, stacks, middle in (

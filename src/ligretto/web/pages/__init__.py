@@ -7,6 +7,7 @@ the JSON API lives in its own routers.
 from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from ligretto.web.pages import board, history, legacy, rounds, start
@@ -19,6 +20,17 @@ router = APIRouter(include_in_schema=False)
 # Old edit links last: their {token} must not shadow the edit pages' own paths.
 for module in (start, board, rounds, history, legacy):
     router.include_router(module.router)
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, from the site's root so that its scope is the whole Tafel."""
+    return FileResponse(
+        STATIC_DIR / "sw.js",
+        media_type="text/javascript",
+        # Browsers check for a new worker on every visit; never a stale one.
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
 
 
 def install(app: FastAPI) -> None:
