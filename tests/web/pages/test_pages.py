@@ -442,3 +442,46 @@ def test_old_edit_links_move_the_token_out_of_the_address(client: TestClient) ->
     form = client.post(f"{edit}/{secret}/stacks", data={"stop": "0", "stack-1": "3"})
     assert form.status_code == 307 and form.headers["location"] == f"{edit}/stacks"
     assert client.get(f"{edit}/not-the-token").status_code == 403
+
+
+def test_new_game_same_players_keeps_names_seating_and_rules(client: TestClient) -> None:
+    edit = create(client, ["Cleo", "Anna", "Ben"], mode="rounds", rounds="3", deck="cards")
+    page = client.get(edit).text
+    form = page[page.index('<form method="post" action="/" class="new-same">') :]
+    form = form[: form.index("</form>")]
+    fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
+    assert [v for k, v in fields if k == "player"] == ["Cleo", "Anna", "Ben"]
+    assert (
+        ("mode", "rounds") in fields and ("rounds", "3") in fields and ("deck", "cards") in fields
+    )
+    data: dict[str, str | list[str]] = {}
+    for key, value in fields:
+        if key == "player":
+            data.setdefault("player", [])
+            data["player"].append(value)  # type: ignore[union-attr]
+        else:
+            data[key] = value
+    created = client.post("/", data=data)
+    assert created.status_code == 303
+    match = re.fullmatch(r"(/g/[\w-]+/edit)\?created=1#t=([\w-]+)", created.headers["location"])
+    assert match and match.group(1) != edit and match.group(2) != token(edit)
+    fresh = client.get(match.group(1)).text
+    assert "with ordinary playing cards" in fresh and "3 of 3 rounds left" in fresh
+    assert fresh.index("Cleo") < fresh.index("Anna") < fresh.index("Ben")
+
+
+def test_the_csv_export_for_german_spreadsheets(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    page = client.get(edit).text
+    link = re.search(r'href="(/api/games/[^"]+/export\.csv\?style=de)"', page)
+    assert link
+    german = client.get(link.group(1).replace("&amp;", "&"))
+    assert german.status_code == 200
+    assert "-de.csv" in german.headers["content-disposition"]
+    lines = german.content.decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("round;caller;Anna stack;")
+    assert lines[1] == "1;Anna;0;12;12;12;2;9;5;5"
+    plain = client.get(link.group(1).split("?")[0]).content.decode("utf-8-sig")
+    assert plain.splitlines()[1] == "1,Anna,0,12,12,12,2,9,5,5"
