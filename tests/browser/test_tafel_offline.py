@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import ARTIFACTS, LiveServer
 from logged_server import LoggedServer
 from playwright.sync_api import Page, expect
 
@@ -157,6 +157,8 @@ def test_two_rounds_offline_survive_a_reload_and_land_in_order(
     expect(page.locator("#stack-2")).to_have_value("7")
     expect(page.locator("#live")).to_have_text("2 rounds waiting to be sent · offline")
     shoot(page, "phone-offline-after-reload")
+    # What the phone shows scrolled down: the indicator stays in view.
+    page.screenshot(path=str(ARTIFACTS / "phone-offline-viewport.png"))
 
     page.context.set_offline(False)
     expect(page.locator(".message.ok")).to_contain_text("Round 2 saved.", timeout=15_000)
