@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
+from helpers.positions import QUIET, position
 from ligretto.bots import get_strategy
 from ligretto.rules import TURN, Action, Card, RuleOptions, Source, Store
-
-from .positions import QUIET, position
 
 STORAGE = RuleOptions(row_storage=True)
 #: every strategy that decides (``random`` picks any legal action)

@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
 from ligretto.live.client import view_from_dict
 from ligretto.live.encoder import view_dict, view_message
 from ligretto.live.protocol import wire_action, wire_action_adapter
@@ -93,7 +94,7 @@ def setups(draw: st.DrawFn) -> tuple[int, int, RuleOptions, int]:
     return players, draw(st.integers(0, 2**32)), options, draw(st.integers(0, 2**32))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups(), moves=st.integers(0, 400))
 def test_every_structured_action_is_the_action_its_text_names(
     setup: tuple[int, int, RuleOptions, int], moves: int

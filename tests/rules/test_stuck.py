@@ -13,8 +13,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_layout import build, pile, seat
 
+from helpers.layout import build, pile, seat
+from helpers.profiles import examples
 from ligretto.rules import (
     CARDS,
     STUCK,
@@ -190,7 +191,7 @@ def test_r4_stuck_replays_from_the_log_and_its_text() -> None:
         Round.replay(3, 21, options, [(0, "stuck")])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 6),
     seed=st.integers(0, 2**32),

@@ -1,8 +1,11 @@
 """Dependencies of the JSON API and the pages: the service, the game, the edit token.
 
 ``GameDep`` loads the game of the path's ``game_id`` (404 when there is none);
-``EditableGameDep`` also checks the path's edit ``token`` (403 when it is
-wrong). Both raise the store's errors, which the app answers as JSON under
+``EditableGameDep`` also checks the edit token (403 when it is wrong or
+missing). The pages never carry the token in their path (it would land in
+every access log): it comes in a form's hidden ``token`` field, an
+``X-Edit-Token`` header, or the game's edit cookie (see :func:`request_token`).
+Both raise the store's errors, which the app answers as JSON under
 ``/api/`` and as a page elsewhere (:func:`ligretto.web.api.errors.install_error_handlers`).
 
 They are ``async``: those that need the database hand only that call to a
@@ -52,13 +55,53 @@ class EditableGame:
     token: str
 
 
-async def editable_game(stored: GameDep, token: str, service: Service) -> EditableGame:
-    """The game of an edit link (``/g/{game_id}/edit/{token}``): loaded (404), token checked (403).
+TOKEN_FIELD = "token"
+"""The hidden form field that carries the edit token in a page's POST body."""
+
+TOKEN_HEADER = "X-Edit-Token"
+"""The header the pages' scripts send the edit token in."""
+
+EDIT_COOKIE_MAX_AGE = 400 * 24 * 3600
+"""How long a phone keeps a game's edit cookie (browsers cap cookies at 400 days)."""
+
+
+def edit_cookie_name(game_id: str) -> str:
+    """The cookie that keeps a game's edit token on the phone for pages without JavaScript.
+
+    It is scoped to the game's edit pages (``Path=/g/{id}/edit``), HttpOnly
+    and ``SameSite=Strict``: another site can never send it along.
+    """
+    return f"tafel_edit_{game_id}"
+
+
+async def request_token(request: Request, game_id: str) -> str | None:
+    """The edit token a page request carries, wherever it is allowed to be.
+
+    In order: the ``token`` field of a form body, the ``X-Edit-Token``
+    header (the pages' scripts), the game's edit cookie. Never the path.
+    """
+    if request.method == "POST" and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        form = await request.form()  # Starlette keeps it for the route to read again
+        value = str(form.get(TOKEN_FIELD) or "").strip()
+        if value:
+            return value[:200]
+    header = (request.headers.get(TOKEN_HEADER) or "").strip()
+    if header:
+        return header[:200]
+    cookie = (request.cookies.get(edit_cookie_name(game_id)) or "").strip()
+    return cookie[:200] or None
+
+
+async def editable_game(request: Request, stored: GameDep, service: Service) -> EditableGame:
+    """The game of an edit page: loaded (404), the request's token checked (403).
 
     The check here only picks the page to show; every write checks the token
     again in its own transaction.
     """
-    if not await run_in_threadpool(service.check_token, stored.id, token):
+    token = await request_token(request, stored.id)
+    if token is None or not await run_in_threadpool(service.check_token, stored.id, token):
         raise ForbiddenError()
     return EditableGame(stored, token)
 
@@ -115,8 +158,21 @@ def watch_path(game_id: str) -> str:
 
 
 def edit_path(game_id: str, token: str) -> str:
-    """The board with entry forms; the secret token is part of the path."""
+    """The old form of the edit link, the token in the path (still answered: it redirects).
+
+    Kept for the JSON API's ``edit_url``; the pages hand out :func:`edit_link`.
+    """
     return f"/g/{game_id}/edit/{token}"
+
+
+def edit_base(game_id: str) -> str:
+    """The board with entry forms, without any secret: the token travels beside it."""
+    return f"/g/{game_id}/edit"
+
+
+def edit_link(game_id: str, token: str) -> str:
+    """The edit link to hand out: the token in the fragment, which no server ever sees."""
+    return f"{edit_base(game_id)}#t={token}"
 
 
 Hub = Annotated[ChangeHub, Depends(change_hub)]

@@ -14,17 +14,27 @@ from fastapi.testclient import TestClient
 
 from ligretto.tafel import Game
 
+TOKENS: dict[str, str] = {}
+"""The edit token of each game these tests created, by its edit page address."""
+
 
 def create(client: TestClient, players: list[str], **fields: str) -> str:
+    """Create a game; its edit page's address (``/g/{id}/edit``, the token is kept aside)."""
     data: dict[str, str | list[str]] = {"player": players, "action": "create"}
     data.update(fields)
     response = client.post("/", data=data)
     assert response.status_code == 303, response.text
-    location: str = response.headers["location"]
-    assert re.fullmatch(r"/g/[\w-]+/edit/[\w-]+\?created=1", location)
-    welcome = client.get(location).text
+    location = response.headers["location"]
+    # The token travels in the fragment, never in the path or the query.
+    match = re.fullmatch(r"(/g/[\w-]+/edit)\?created=1#t=([\w-]+)", location)
+    assert match, location
+    edit, secret = match.groups()
+    TOKENS[edit] = secret
+    welcome = client.get(location.split("#")[0]).text
     assert "Game created. Everyone can watch it on their phone:" in welcome
-    return location.split("?")[0]
+    # The phone's edit cookie (pages without JavaScript) puts it into the forms.
+    assert f'name="token" value="{secret}"' in welcome
+    return edit
 
 
 def game_id(edit: str) -> str:
@@ -32,7 +42,7 @@ def game_id(edit: str) -> str:
 
 
 def token(edit: str) -> str:
-    return edit.split("/")[4]
+    return TOKENS[edit]
 
 
 def version(html: str) -> str:
@@ -250,7 +260,8 @@ def test_t5_rounds_game_finish_then_score_shows_the_shared_victory(client: TestC
     middle(client, edit, 1, {0: "16", 1: "10", 2: "5"})  # 16 − 6 = 10, 10, 5 − 10
     before = client.get(edit).text
     assert "The agreed round is played." in before
-    assert "wins" not in before  # the victory waits for "Werten"
+    # The victory waits for "Werten" (the script's own texts aside).
+    assert "wins" not in before.split('id="offline-texts"')[0]
     client.post(f"{edit}/finish", data={"version": version(before)})
     closed = client.get(edit).text
     assert "The game is finished." in closed and ">Score<" in closed
@@ -306,8 +317,12 @@ def test_wrong_links_get_a_page_not_an_error(client: TestClient) -> None:
     assert wrong.status_code == 403
     assert "This edit link is not valid" in wrong.text
     assert token(edit) not in wrong.text
-    post = client.post(f"/g/{game_id(edit)}/edit/not-the-token/stacks", data={"stack-0": "0"})
+    client.cookies.clear()
+    post = client.post(f"{edit}/stacks", data={"stack-0": "0", "token": "not-the-token"})
     assert post.status_code == 403
+    assert "This edit link is not valid" in post.text
+    without = client.post(f"{edit}/stacks", data={"stack-0": "0"})
+    assert without.status_code == 403
     missing = client.get("/g/nope")
     assert missing.status_code == 404 and "Game not found" in missing.text
 
@@ -374,3 +389,99 @@ def test_an_entry_for_a_finished_game_is_refused_with_a_message(client: TestClie
     late = client.post(f"{edit}/stacks", data={"stop": "0", "stack-1": "3"})
     assert late.status_code == 422
     assert "All agreed rounds are played: no more rounds." in late.text
+
+
+def test_the_edit_token_never_travels_in_an_address(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    secret = token(edit)
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    pages = [edit, f"{edit}/rounds/1", f"{edit}/history", f"/g/{game_id(edit)}"]
+    for path in pages:
+        page = client.get(path)
+        assert page.status_code == 200, path
+        links = re.findall(r'(?:href|action|src)="([^"]+)"', page.text)
+        assert links and not [link for link in links if secret in link], path
+    # Without the cookie (another phone), the token in the form's hidden
+    # field is enough: forms work without JavaScript and without the path.
+    client.cookies.clear()
+    bare = client.get(edit).text
+    assert secret not in bare
+    assert "This phone does not have the edit link of this game." in bare
+    data = {"version": version(bare), "token": secret, "stack-0": "3", "stop": "1"}
+    saved = client.post(f"{edit}/stacks", data=data)
+    assert saved.status_code == 303
+    assert saved.headers["location"] == f"{edit}#entry-title"
+    assert secret not in saved.headers["location"]
+    # The save keeps the token on the phone (HttpOnly, this game's edit pages only).
+    cookie = saved.headers["set-cookie"]
+    assert f"Path={edit};" in cookie or cookie.endswith(f"Path={edit}")
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+    # The live board of the edit page takes the token in a header.
+    client.cookies.clear()
+    assert client.get(f"{edit}/board").status_code == 404
+    board = client.get(f"{edit}/board", headers={"X-Edit-Token": secret})
+    assert board.status_code == 200 and secret not in board.text
+    assert client.get(f"{edit}/board", headers={"X-Edit-Token": "wrong"}).status_code == 404
+
+
+def test_old_edit_links_move_the_token_out_of_the_address(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    secret = token(edit)
+    client.cookies.clear()
+    old = client.get(f"{edit}/{secret}?lang=de")
+    assert old.status_code == 303
+    assert old.headers["location"] == f"{edit}?lang=de#t={secret}"
+    assert "HttpOnly" in old.headers["set-cookie"]
+    page = client.get(f"{edit}?lang=de").text
+    assert f'name="token" value="{secret}"' in page
+    sub = client.get(f"{edit}/{secret}/history")
+    assert sub.headers["location"] == f"{edit}/history#t={secret}"
+    # A form of a page opened before the move is sent on with its body (307).
+    client.cookies.clear()
+    form = client.post(f"{edit}/{secret}/stacks", data={"stop": "0", "stack-1": "3"})
+    assert form.status_code == 307 and form.headers["location"] == f"{edit}/stacks"
+    assert client.get(f"{edit}/not-the-token").status_code == 403
+
+
+def test_new_game_same_players_keeps_names_seating_and_rules(client: TestClient) -> None:
+    edit = create(client, ["Cleo", "Anna", "Ben"], mode="rounds", rounds="3", deck="cards")
+    page = client.get(edit).text
+    form = page[page.index('<form method="post" action="/" class="new-same">') :]
+    form = form[: form.index("</form>")]
+    fields = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
+    assert [v for k, v in fields if k == "player"] == ["Cleo", "Anna", "Ben"]
+    assert (
+        ("mode", "rounds") in fields and ("rounds", "3") in fields and ("deck", "cards") in fields
+    )
+    data: dict[str, str | list[str]] = {}
+    for key, value in fields:
+        if key == "player":
+            data.setdefault("player", [])
+            data["player"].append(value)  # type: ignore[union-attr]
+        else:
+            data[key] = value
+    created = client.post("/", data=data)
+    assert created.status_code == 303
+    match = re.fullmatch(r"(/g/[\w-]+/edit)\?created=1#t=([\w-]+)", created.headers["location"])
+    assert match and match.group(1) != edit and match.group(2) != token(edit)
+    fresh = client.get(match.group(1)).text
+    assert "with ordinary playing cards" in fresh and "3 of 3 rounds left" in fresh
+    assert fresh.index("Cleo") < fresh.index("Anna") < fresh.index("Ben")
+
+
+def test_the_csv_export_for_german_spreadsheets(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    page = client.get(edit).text
+    link = re.search(r'href="(/api/games/[^"]+/export\.csv\?style=de)"', page)
+    assert link
+    german = client.get(link.group(1).replace("&amp;", "&"))
+    assert german.status_code == 200
+    assert "-de.csv" in german.headers["content-disposition"]
+    lines = german.content.decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("round;caller;Anna stack;")
+    assert lines[1] == "1;Anna;0;12;12;12;2;9;5;5"
+    plain = client.get(link.group(1).split("?")[0]).content.decode("utf-8-sig")
+    assert plain.splitlines()[1] == "1,Anna,0,12,12,12,2,9,5,5"

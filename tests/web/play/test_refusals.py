@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.profiles import examples
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
 
@@ -68,7 +69,7 @@ def test_a_seat_link_for_any_token_text_is_a_clear_refusal(
     assert app_client.get(f"/api/tables/{table['code']}").json() == before
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(token=st.text(max_size=30))
 def test_no_token_text_breaks_the_seat_link(app_client: TestClient, token: str) -> None:
     table = open_table(app_client)
@@ -201,7 +202,7 @@ def test_a_name_refused_in_german_is_refused_in_german(app_client: TestClient) -
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

@@ -7,17 +7,30 @@ the JSON API lives in its own routers.
 from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from ligretto.web.pages import board, history, rounds, rules, start
+from ligretto.web.pages import board, history, legacy, rounds, rules, start
 from ligretto.web.pages.board import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX
 
 __all__ = ["ERROR_PAGES", "install", "router"]
 
 router = APIRouter(include_in_schema=False)
-for module in (start, board, rounds, history, rules):
+# Old edit links last: their {token} must not shadow the edit pages' own paths.
+for module in (start, board, rounds, history, rules, legacy):
     router.include_router(module.router)
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, from the site's root so that its scope is the whole Tafel."""
+    return FileResponse(
+        STATIC_DIR / "sw.js",
+        media_type="text/javascript",
+        # Browsers check for a new worker on every visit; never a stale one.
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
 
 
 def install(app: FastAPI) -> None:

@@ -3,6 +3,13 @@
 Both show the same board; the edit page adds the entry forms. The watch
 page and its live fragment never contain the edit token: a watcher's page
 offers no editing and leaks nothing that would allow it.
+
+The edit page's address holds no secret either (``/g/{id}/edit``): the edit
+link carries the token in its fragment (``#t=…``), which browsers never
+send. The page's script keeps it on the phone and sends it in the forms'
+hidden ``token`` field or the ``X-Edit-Token`` header; for pages without
+JavaScript the server keeps it in an HttpOnly, ``SameSite=Strict`` cookie
+of the game's edit pages and writes it into the hidden fields.
 """
 
 from __future__ import annotations
@@ -25,11 +32,14 @@ from ligretto.store import (
 from ligretto.web.api.errors import ExceptionHandler
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.deps import (
-    EditableGameDep,
+    EDIT_COOKIE_MAX_AGE,
     GameDep,
     Service,
     absolute,
-    edit_path,
+    edit_base,
+    edit_cookie_name,
+    edit_link,
+    request_token,
     watch_path,
 )
 from ligretto.web.pages.messages import N_
@@ -66,20 +76,28 @@ def game_info(board: BoardView, watch: str, edit: str | None) -> dict[str, Any]:
     }
 
 
-def board_context(request: Request, stored: StoredGame, token: str | None) -> dict[str, Any]:
-    """The template values shared by the edit page, the watch page and the fragments."""
+def board_context(
+    request: Request, stored: StoredGame, token: str | None, *, editing: bool | None = None
+) -> dict[str, Any]:
+    """The template values shared by the edit page, the watch page and the fragments.
+
+    *editing* defaults to whether a *token* is known; the edit page is also
+    drawn without one (its script has the token, or the phone has none).
+    """
     language = request_language(request)
     board = board_view(stored.id, stored.version, stored.game)
     watch = watch_path(stored.id)
-    edit = None if token is None else edit_path(stored.id, token)
+    editing = token is not None if editing is None else editing
+    edit = edit_base(stored.id) if editing else None
     base = edit or watch
     return {
         "board": board,
-        "editing": edit is not None,
+        "editing": editing,
         "edit_base": edit,
+        "token": token,
         "watch_url": watch,
         "watch_url_full": absolute(request, watch),
-        "edit_url_full": None if edit is None else absolute(request, edit),
+        "edit_url_full": None if token is None else absolute(request, edit_link(stored.id, token)),
         "watch_qr": qr_svg(absolute(request, watch)),
         "fragment_url": f"{base}/board",
         "events_url": f"/api/games/{stored.id}/events",
@@ -87,6 +105,134 @@ def board_context(request: Request, stored: StoredGame, token: str | None) -> di
         "export_json": f"/api/games/{stored.id}/export.json",
         "chart_description": chart_description(language, board),
         "game_info": game_info(board, watch, edit),
+        "game_state": game_state(stored),
+    }
+
+
+OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
+    # The words the edit page's script writes itself (offline entry, sync,
+    # conflicts, the connection indicator); placeholders become {name}.
+    "live": (N_("live"), {}),
+    "offline": (N_("offline"), {}),
+    "reconnecting": (N_("reconnecting…"), {}),
+    "sending": (N_("sending…"), {}),
+    "waiting_one": (N_("1 round waiting to be sent"), {}),
+    "waiting": (N_("%(count)s rounds waiting to be sent"), {"count": "{count}"}),
+    "conflict": (N_("conflict: please decide"), {}),
+    "round": (N_("Round %(number)s"), {"number": "{number}"}),
+    "stacks": (N_("Stacks"), {}),
+    "middle": (N_("Middle"), {}),
+    "stack": (N_("Stack"), {}),
+    "save_stacks": (N_("Save stacks"), {}),
+    "save_round": (N_("Save round %(number)s"), {"number": "{number}"}),
+    "stack_count": (N_("stack %(count)s"), {"count": "{count}"}),
+    "less": (N_("%(what)s for %(name)s: one less"), {"what": "{what}", "name": "{name}"}),
+    "more": (N_("%(what)s for %(name)s: one more"), {"what": "{what}", "name": "{name}"}),
+    "stacks_hint": (
+        N_(
+            "Who called Ligretto Stop? Then the cards left in every other Ligretto stack. "
+            "You can save this while the middle is still being sorted."
+        ),
+        {},
+    ),
+    "middle_hint": (
+        N_(
+            "Now count each player's cards in the middle. "
+            "The board computes the points: middle − 2 × stack."
+        ),
+        {},
+    ),
+    "not_saved": (N_("Not saved:"), {}),
+    "two_callers": (N_("Two empty stacks: only one player can call Ligretto Stop."), {}),
+    "stack_range": (
+        N_("%(name)s: enter the cards left in the Ligretto stack (0 to %(max)s)."),
+        {"name": "{name}", "max": "{max}"},
+    ),
+    "middle_range": (
+        N_("%(name)s: enter the cards in the middle (0 to %(max)s)."),
+        {"name": "{name}", "max": "{max}"},
+    ),
+    "check": (N_("Please check this round."), {}),
+    "save_anyway": (N_("Save anyway"), {}),
+    "game_over": (N_("The game is finished."), {}),
+    "wins": (
+        N_("%(name)s wins with %(points)s points!"),
+        {"name": "{name}", "points": "{points}"},
+    ),
+    "shared": (
+        N_("Shared victory: %(names)s with %(points)s points each!"),
+        {"names": "{names}", "points": "{points}"},
+    ),
+    "tie": (N_("Tie at the top: %(names)s."), {"names": "{names}"}),
+    "leads": (N_("%(name)s leads."), {"name": "{name}"}),
+    "share_lead": (N_("%(names)s share the lead."), {"names": "{names}"}),
+    "target": (N_("Target: %(target)s points"), {"target": "{target}"}),
+    "waiting_middle": (
+        N_("Round %(number)s: waiting for the middle"),
+        {"number": "{number}"},
+    ),
+    "last_round": (N_("last round %(points)s"), {"points": "{points}"}),
+    "to_go": (N_("%(points)s to go"), {"points": "{points}"}),
+    "not_sent": (N_("not sent yet"), {}),
+    "kept": (N_("Saved on this phone. It is sent when the connection is back."), {}),
+    "conflict_title": (
+        N_("Another phone changed this game while rounds of this phone were waiting."),
+        {},
+    ),
+    "conflict_hint": (
+        N_("Nothing was overwritten. Decide what the board keeps:"),
+        {},
+    ),
+    "server_side": (N_("On the server"), {}),
+    "phone_side": (N_("On this phone, not sent"), {}),
+    "keep_both": (N_("Keep both: add mine after theirs"), {}),
+    "keep_theirs": (N_("Keep only theirs (discard mine)"), {}),
+    "cannot_append": (
+        N_(
+            "The server's board takes no new round now (a round waits for its middle, "
+            "or the game is over). Settle that on the board first, or keep only theirs."
+        ),
+        {},
+    ),
+    "refused": (N_("Not sent: the server refused this round."), {}),
+    "discard": (N_("Discard it"), {}),
+    "nothing_new": (N_("no change on the server"), {}),
+    "called": (N_("called Ligretto Stop"), {}),
+}
+
+
+def offline_texts(language: str) -> dict[str, str]:
+    return {
+        key: gettext(language, message, **values)
+        for key, (message, values) in OFFLINE_TEXTS.items()
+    }
+
+
+def game_state(stored: StoredGame) -> dict[str, Any]:
+    """The game as the phone's rules (``static/js/rules.js``) take it: rounds in seating order.
+
+    The edit page works on from it without a network: rounds entered offline
+    are applied to it on the phone to show points, totals and the outcome.
+    """
+    game = stored.game
+    return {
+        "id": stored.id,
+        "version": stored.version,
+        "players": list(game.players),
+        "mode": game.mode.value,
+        "target": game.target,
+        "agreed_rounds": game.agreed_rounds,
+        "row_storage": game.row_storage,
+        "closed": game.closed,
+        "scored": game.scored,
+        "rounds": [
+            {
+                "stacks": list(r.stacks),
+                "middle": None if r.middle is None else list(r.middle),
+                "confirmed": r.confirmed,
+            }
+            for r in game.rounds
+        ],
     }
 
 
@@ -145,11 +291,33 @@ async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
         return False
 
 
+def remember_token(response: Response, request: Request, game_id: str, token: str) -> None:
+    """Keep the edit token on the phone for pages without JavaScript (see the module doc)."""
+    response.set_cookie(
+        edit_cookie_name(game_id),
+        token,
+        max_age=EDIT_COOKIE_MAX_AGE,
+        path=edit_base(game_id),
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+async def known_token(request: Request, service: TafelService, game_id: str) -> str | None:
+    """The request's edit token (header or cookie) if it is the game's; else None."""
+    token = await request_token(request, game_id)
+    if token is None or not await token_ok(service, game_id, token):
+        return None
+    return token
+
+
 def board_page(
     request: Request,
     stored: StoredGame,
     token: str | None,
     *,
+    editing: bool | None = None,
     entry: Any = None,
     conflict: bool = False,
     notice: str | None = None,
@@ -157,8 +325,10 @@ def board_page(
     status_code: int = 200,
 ) -> HTMLResponse:
     """The full page; on a refused entry *entry* carries the typed values and messages."""
-    context = board_context(request, stored, token)
+    context = board_context(request, stored, token, editing=editing)
     context.update(entry=entry, conflict=conflict, notice=notice, notice_round=notice_round)
+    if context["editing"]:
+        context["offline_texts"] = offline_texts(request_language(request))
     context["request_created"] = request.query_params.get("created") == "1"
     path = context["edit_base"] or context["watch_url"]
     return render(request, "board.html", context, status_code=status_code, path=path)
@@ -172,6 +342,8 @@ def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLRes
     info = context["game_info"]
     if token is None:
         info = {k: v for k, v in info.items() if k != "edit"}
+    # The fragment never carries the token (the second scorekeeper's link is
+    # drawn by the page's script from the token it keeps).
     response = HTMLResponse(html)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Game-Version"] = str(stored.version)
@@ -189,13 +361,20 @@ async def watch_fragment(request: Request, stored: GameDep) -> Response:
     return fragment(request, stored, None)
 
 
-@router.get("/g/{game_id}/edit/{token}", response_class=HTMLResponse)
-async def edit_page(request: Request, editable: EditableGameDep) -> HTMLResponse:
-    stored, token = editable.stored, editable.token
+@router.get("/g/{game_id}/edit", response_class=HTMLResponse)
+async def edit_page(request: Request, stored: GameDep, service: Service) -> HTMLResponse:
+    """The board with the entry forms.
+
+    The address has no secret, so this page is answered without a token
+    (and a phone's service worker may keep it for offline use): the token
+    the phone keeps goes into the forms (the script, or the cookie here).
+    Without one the page says so; writes check the token anyway.
+    """
+    token = await known_token(request, service, stored.id)
     notice, number = _notice(request)
     if number is not None and number > len(stored.game.rounds):
         number = None  # the round is gone (removed on another phone)
-    return board_page(request, stored, token, notice=notice, notice_round=number)
+    return board_page(request, stored, token, editing=True, notice=notice, notice_round=number)
 
 
 def _notice(request: Request) -> tuple[str | None, int | None]:
@@ -218,12 +397,14 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
     return None, None
 
 
-@router.get("/g/{game_id}/edit/{token}/board", response_class=HTMLResponse)
-async def edit_fragment(
-    request: Request, stored: GameDep, token: str, service: Service
-) -> Response:
-    # A wrong link gets 404 here, not the edit page's 403 with the watch
-    # link: an open page's live update just stops.
-    if not await token_ok(service, stored.id, token):
+@router.get("/g/{game_id}/edit/board", response_class=HTMLResponse)
+async def edit_fragment(request: Request, stored: GameDep, service: Service) -> Response:
+    """The edit page's live board; the token comes in ``X-Edit-Token`` (or the cookie).
+
+    A wrong or missing token gets 404 here, not the edit page's 403 with the
+    watch link: an open page's live update just stops (and says why).
+    """
+    token = await known_token(request, service, stored.id)
+    if token is None:
         return not_found(request)
     return fragment(request, stored, token)

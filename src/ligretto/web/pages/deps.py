@@ -3,23 +3,37 @@
 from __future__ import annotations
 
 from ligretto.web.deps import (
+    EDIT_COOKIE_MAX_AGE,
+    TOKEN_FIELD,
+    TOKEN_HEADER,
     EditableGame,
     EditableGameDep,
     GameDep,
     Service,
     absolute,
+    edit_base,
+    edit_cookie_name,
+    edit_link,
     edit_path,
+    request_token,
     tafel_service,
     watch_path,
 )
 
 __all__ = [
+    "EDIT_COOKIE_MAX_AGE",
+    "TOKEN_FIELD",
+    "TOKEN_HEADER",
     "EditableGame",
     "EditableGameDep",
     "GameDep",
     "Service",
     "absolute",
+    "edit_base",
+    "edit_cookie_name",
+    "edit_link",
     "edit_path",
+    "request_token",
     "tafel_service",
     "watch_path",
 ]

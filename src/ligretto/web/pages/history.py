@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, HistoryEntry, StoredGame
 from ligretto.web.pages.board import not_found
-from ligretto.web.pages.deps import EditableGameDep, GameDep, Service, edit_path, watch_path
+from ligretto.web.pages.deps import GameDep, Service, edit_base, watch_path
 from ligretto.web.pages.messages import N_
 from ligretto.web.pages.rendering import format_points, gettext, render, request_language
 
@@ -102,9 +102,9 @@ def history_lines(language: str, entries: Sequence[HistoryEntry]) -> list[Histor
 
 
 async def _history(
-    request: Request, service: Service, stored: StoredGame, token: str | None
+    request: Request, service: Service, stored: StoredGame, *, editing: bool
 ) -> Response:
-    """The history page; *token* None is the watchers' read-only copy (T6).
+    """The history page; not *editing* is the watchers' read-only copy (T6).
 
     The watch copy links back to the watch page and never carries the edit
     token or any edit control: anyone with the game id may read it, as the
@@ -116,7 +116,7 @@ async def _history(
     except GameNotFoundError:
         return not_found(request)
     language = request_language(request)
-    base = edit_path(game_id, token) if token is not None else watch_path(game_id)
+    base = edit_base(game_id) if editing else watch_path(game_id)
     return render(
         request,
         "history.html",
@@ -131,9 +131,10 @@ async def _history(
 
 @router.get("/g/{game_id}/history", response_class=HTMLResponse)
 async def watch_history_page(request: Request, stored: GameDep, service: Service) -> Response:
-    return await _history(request, service, stored, None)
+    return await _history(request, service, stored, editing=False)
 
 
-@router.get("/g/{game_id}/edit/{token}/history", response_class=HTMLResponse)
-async def history_page(request: Request, editable: EditableGameDep, service: Service) -> Response:
-    return await _history(request, service, editable.stored, editable.token)
+@router.get("/g/{game_id}/edit/history", response_class=HTMLResponse)
+async def history_page(request: Request, stored: GameDep, service: Service) -> Response:
+    # The history is public (the watch copy has it too); only the way back differs.
+    return await _history(request, service, stored, editing=True)

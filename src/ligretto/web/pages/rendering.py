@@ -58,6 +58,11 @@ def static_url(path: str) -> str:
 
 IMPORTED_MODULES = (
     "js/games.js",
+    "js/tokens.js",
+    "js/drafts.js",
+    "js/offline.js",
+    "js/outbox.js",
+    "js/rules.js",
     "play/page.js",
     "play/state.js",
     "play/socket.js",

@@ -28,8 +28,15 @@ from ligretto.store import (
 from ligretto.tafel import Code, ImplausibleRoundError, TafelError
 from ligretto.tafel.limits import STACK_CARDS, middle_limit
 from ligretto.web.forms import whole_number
-from ligretto.web.pages.board import bad_link, board_page, load_game, not_found
-from ligretto.web.pages.deps import EditableGame, EditableGameDep, Service, edit_path
+from ligretto.web.pages.board import (
+    bad_link,
+    board_page,
+    known_token,
+    load_game,
+    not_found,
+    remember_token,
+)
+from ligretto.web.pages.deps import EditableGame, EditableGameDep, GameDep, Service, edit_base
 from ligretto.web.pages.messages import N_, implausible_details, refusal
 from ligretto.web.pages.rendering import gettext, render, request_language
 from ligretto.web.pages.view import board_view
@@ -151,10 +158,17 @@ async def _attempt(
             entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
         entry.errors.append(message)
         return show(entry=entry, status_code=422)
-    return RedirectResponse(done, status_code=303)
+    return saved(request, stored.id, token, done)
 
 
-@router.post("/g/{game_id}/edit/{token}/stacks", response_model=None)
+def saved(request: Request, game_id: str, token: str, done: str) -> Response:
+    """Back to the board after a save (303), the token kept for pages without JavaScript."""
+    response = RedirectResponse(done, status_code=303)
+    remember_token(response, request, game_id, token)
+    return response
+
+
+@router.post("/g/{game_id}/edit/stacks", response_model=None)
 async def save_stacks(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """T2: the stacks first; the caller's stack is 0."""
     loaded, game_id, token = editable.stored, editable.stored.id, editable.token
@@ -181,11 +195,11 @@ async def save_stacks(request: Request, editable: EditableGameDep, service: Serv
         token,
         entry,
         lambda: service.open_round(game_id, token, counts, expected_version=_version(data)),
-        done=edit_path(game_id, token) + "#entry-title",
+        done=edit_base(game_id) + "#entry-title",
     )
 
 
-@router.post("/g/{game_id}/edit/{token}/middle", response_model=None)
+@router.post("/g/{game_id}/edit/middle", response_model=None)
 async def save_middle(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """T3: then the middle; the points follow (R5). Implausible rounds need a confirmation."""
     loaded, game_id, token = editable.stored, editable.stored.id, editable.token
@@ -214,14 +228,14 @@ async def save_middle(request: Request, editable: EditableGameDep, service: Serv
         lambda: service.complete_round(
             game_id, token, number, counts, confirm=confirm, expected_version=_version(data)
         ),
-        done=edit_path(game_id, token) + f"?saved={number}#status",
+        done=edit_base(game_id) + f"?saved={number}#status",
     )
 
 
 def _round_page(
     request: Request,
     stored: StoredGame,
-    token: str,
+    token: str | None,
     number: int,
     *,
     entry: Entry | None = None,
@@ -236,11 +250,12 @@ def _round_page(
             if cell.stack == 0:
                 entry.values[f"stop-{seat}"] = "1"
             entry.values[f"middle-{seat}"] = "" if cell.middle is None else str(cell.middle)
-    base = edit_path(stored.id, token)
+    base = edit_base(stored.id)
     return render(
         request,
         "round.html",
         {
+            "token": token,
             "board": board,
             "round": rnd,
             "entry": entry,
@@ -252,18 +267,16 @@ def _round_page(
     )
 
 
-@router.get("/g/{game_id}/edit/{token}/rounds/{number}", response_class=HTMLResponse)
-async def round_page(
-    request: Request, editable: EditableGameDep, number: int, service: Service
-) -> Response:
-    """T6: correct any round, or remove the last one."""
-    loaded, token = editable.stored, editable.token
-    if not 1 <= number <= len(loaded.game.rounds):
+@router.get("/g/{game_id}/edit/rounds/{number}", response_class=HTMLResponse)
+async def round_page(request: Request, stored: GameDep, number: int, service: Service) -> Response:
+    """T6: correct any round, or remove the last one (the save needs the token)."""
+    if not 1 <= number <= len(stored.game.rounds):
         return not_found(request)
-    return _round_page(request, loaded, token, number)
+    token = await known_token(request, service, stored.id)
+    return _round_page(request, stored, token, number)
 
 
-@router.post("/g/{game_id}/edit/{token}/rounds/{number}", response_model=None)
+@router.post("/g/{game_id}/edit/rounds/{number}", response_model=None)
 async def correct_round(
     request: Request, editable: EditableGameDep, number: int, service: Service
 ) -> Response:
@@ -315,12 +328,12 @@ async def correct_round(
             confirm=confirm,
             expected_version=_version(data),
         ),
-        done=edit_path(game_id, token) + f"?corrected={number}#status",
+        done=edit_base(game_id) + f"?corrected={number}#status",
         page=lambda **kw: _round_page(request, loaded, token, number, **kw),
     )
 
 
-@router.post("/g/{game_id}/edit/{token}/rounds/{number}/remove", response_model=None)
+@router.post("/g/{game_id}/edit/rounds/{number}/remove", response_model=None)
 async def remove_round(
     request: Request, editable: EditableGameDep, number: int, service: Service
 ) -> Response:
@@ -333,7 +346,7 @@ async def remove_round(
         token,
         Entry(),
         lambda: service.remove_last_round(game_id, token, number, expected_version=_version(data)),
-        done=edit_path(game_id, token) + f"?removed={number}#status",
+        done=edit_base(game_id) + f"?removed={number}#status",
     )
 
 
@@ -354,16 +367,16 @@ async def _end(request: Request, editable: EditableGame, service: Service, actio
         entry = Entry(end_errors=[refusal(language, error)])
         return board_page(request, loaded, token, entry=entry, status_code=422)
     anchor = "#status" if action == "finish" else "#ranking-title"
-    return RedirectResponse(edit_path(game_id, token) + anchor, status_code=303)
+    return saved(request, game_id, token, edit_base(game_id) + anchor)
 
 
-@router.post("/g/{game_id}/edit/{token}/finish", response_model=None)
+@router.post("/g/{game_id}/edit/finish", response_model=None)
 async def finish(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """Beenden (T5): no more rounds."""
     return await _end(request, editable, service, "finish")
 
 
-@router.post("/g/{game_id}/edit/{token}/score", response_model=None)
+@router.post("/g/{game_id}/edit/score", response_model=None)
 async def score(request: Request, editable: EditableGameDep, service: Service) -> Response:
     """Werten (T5): the final ranking with the winner or winners."""
     return await _end(request, editable, service, "score")

@@ -23,7 +23,8 @@ from ligretto.tafel import (
     max_players,
 )
 from ligretto.web.forms import whole_field, whole_number
-from ligretto.web.pages.deps import Service, edit_path
+from ligretto.web.pages.board import remember_token
+from ligretto.web.pages.deps import Service, edit_base
 from ligretto.web.pages.messages import N_, refusal
 from ligretto.web.pages.rendering import gettext, render, request_language
 
@@ -156,7 +157,11 @@ async def create_game(request: Request, service: Service) -> Response:
         except TafelError as error:
             errors.append(refusal(language, error))
         else:
-            url = edit_path(created.stored.id, created.edit_token) + "?created=1"
-            return RedirectResponse(url, status_code=303)
+            # The token travels in the fragment, which no server ever sees.
+            stored, token = created.stored, created.edit_token
+            url = f"{edit_base(stored.id)}?created=1#t={token}"
+            response = RedirectResponse(url, status_code=303)
+            remember_token(response, request, stored.id, token)
+            return response
     # Keep everything that was typed, so fixing one thing is enough.
     return _page(request, replace(form, errors=tuple(errors)), status_code=422)

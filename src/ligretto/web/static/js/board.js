@@ -2,6 +2,22 @@
 // points (R5: middle − penalty × stack, the penalty per stack card rendered
 // by the server as data-stack-penalty), sharing, and live updates from other phones.
 import { rememberGame } from "./games.js";
+import { editLink, editedGame, takeToken } from "./tokens.js";
+import { dropDraft, dropStale, restoreDraft, saveDraft } from "./drafts.js";
+import * as offline from "./offline.js";
+
+// --- the edit token: from the link's fragment into the phone's keeping ---
+// It goes into every form's hidden field and the live update's header,
+// never into an address (docs/tafel-guide.md, "How the edit link is kept").
+const gameId = editedGame();
+const token = gameId ? takeToken(gameId) : null;
+if (gameId && token) {
+  for (const field of document.querySelectorAll("form input[name=token]")) field.value = token;
+  const link = document.getElementById("edit-link");
+  if (link) link.value = editLink(gameId, token);
+  const missing = document.getElementById("no-token");
+  if (missing) missing.hidden = true;
+}
 
 const MINUS = "\u2212";
 const fmt = (n) => (n < 0 ? MINUS + String(-n) : String(n));
@@ -161,10 +177,93 @@ document.addEventListener("click", async (event) => {
 // a version conflict. The submitter is disabled after the browser read it.
 document.addEventListener("submit", (event) => {
   const button = event.submitter;
-  if (button) setTimeout(() => { button.disabled = true; }, 0);
+  if (button && !event.target.matches("form[data-entry]")) setTimeout(() => { button.disabled = true; }, 0);
 });
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("form button[type=submit]").forEach((b) => { b.disabled = false; });
+});
+
+// --- entries: sent to the server, or kept on the phone when it cannot be reached ---
+// The round's forms are sent by the script: a save that lands goes on to
+// the board as the plain form would; a refused one is sent again as the
+// plain form, so the server's page shows why; one that cannot reach the
+// server is kept on the phone (offline.js) instead of ending on the
+// browser's "This site can't be reached".
+document.addEventListener("submit", async (event) => {
+  const form = event.target;
+  if (!form.matches("form[data-entry]") || !gameId || !token || form.dataset.native) return;
+  event.preventDefault();
+  const submitter = event.submitter;
+  const confirm = submitter?.name === "confirm";
+  const kind = form.dataset.entry;
+  const local = kind !== "correct" && (form.dataset.local || offline.waiting() || !navigator.onLine);
+  if (submitter) submitter.disabled = true;
+  try {
+    if (local) {
+      await offline.keep(form, confirm);
+      return;
+    }
+    let response;
+    try {
+      const body = new FormData(form, submitter?.name ? submitter : undefined);
+      response = await fetch(form.action, { method: "POST", body, headers: { "X-Edit-Token": token } });
+    } catch {
+      offline.setConnected(false);
+      if (kind === "correct") {
+        const note = form.querySelector(".offline-note") || form.insertAdjacentElement("afterbegin", document.createElement("p"));
+        note.className = "message error offline-note";
+        note.setAttribute("role", "alert");
+        note.textContent = `${live?.dataset.offline || "offline"}: ${form.querySelector("button.primary")?.textContent || ""} ✗`;
+      } else {
+        await offline.keep(form, confirm);
+      }
+      return;
+    }
+    if (response.ok && response.redirected) {
+      dropDraft(gameId, form);
+      // The board it leads to may be this very address: load it afresh then.
+      const target = response.url + (kind === "stacks" ? "#entry-title" : "#status");
+      if (new URL(response.url).href === location.href.split("#")[0]) {
+        history.replaceState(history.state, "", target);
+        location.reload();
+      } else {
+        location.assign(target);
+      }
+      return;
+    }
+    // Refused (a message, a conflict): the plain form shows the server's page.
+    form.dataset.native = "1";
+    form.requestSubmit(submitter?.name ? submitter : undefined);
+  } finally {
+    if (submitter) submitter.disabled = false;
+  }
+});
+
+// --- drafts: what is typed survives a reload, a closed tab, a locked phone ---
+function restoreForms() {
+  if (!gameId) return;
+  const forms = [...document.querySelectorAll("form[data-entry]")];
+  for (const form of forms) {
+    if (!restoreDraft(gameId, form)) continue;
+    form.querySelectorAll("input[data-stop-for]").forEach((box) => box.closest(".entry")?.classList.toggle("is-caller", box.checked));
+    form.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
+  }
+  if (forms.some((form) => form.dataset.entry !== "correct")) dropStale(gameId, forms);
+}
+document.addEventListener("input", (event) => {
+  const form = event.target.closest?.("form[data-entry]");
+  if (form && gameId) saveDraft(gameId, form);
+});
+document.addEventListener("change", (event) => {
+  const form = event.target.closest?.("form[data-entry]");
+  if (form && gameId) saveDraft(gameId, form);
+});
+document.addEventListener("entry-drawn", () => {
+  restoreForms();
+  for (const form of document.querySelectorAll("form[data-entry]")) {
+    const fields = form.querySelectorAll(".stepper input");
+    fields[fields.length - 1]?.setAttribute("enterkeyhint", "done");
+  }
 });
 
 // Keep the screen on while the board is open: the phone lies on the table
@@ -190,13 +289,21 @@ const stale = document.getElementById("stale");
 const editing = Boolean(document.querySelector("form[data-entry]") || (info && info.edit));
 let shownVersion = Number(board?.dataset.version || 0);
 let loading = null;
+const offlineEntry = Boolean(gameId && token && document.getElementById("offline-texts") && window.indexedDB);
 
 async function refresh() {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const response = await fetch(board.dataset.fragment, { headers: { Accept: "text/html" }, cache: "no-store" });
-      if (!response.ok) return;
+      const headers = { Accept: "text/html" };
+      if (token) headers["X-Edit-Token"] = token;
+      const response = await fetch(board.dataset.fragment, { headers, cache: "no-store" });
+      if (!response.ok) {
+        // The edit page's board answers 404 to a wrong or missing token.
+        const missing = document.getElementById("no-token");
+        if (response.status === 404 && missing && editing) missing.hidden = false;
+        return;
+      }
       const version = Number(response.headers.get("X-Game-Version") || 0);
       if (version && version === shownVersion) return;
       const html = await response.text();
@@ -208,6 +315,8 @@ async function refresh() {
       }
       shownVersion = version;
       board.dataset.version = String(version);
+      // Rounds still on the phone stay on top of the fresh board.
+      if (offlineEntry) await offline.redraw();
       // The entry forms carry the version they were made for; another
       // phone's save makes them stale: say so instead of failing later.
       if (editing && stale) stale.hidden = false;
@@ -225,14 +334,26 @@ async function refresh() {
   return loading;
 }
 
+// The indicator says what is true: live, offline (the browser has no
+// network or the server does not answer), rounds waiting to be sent, or a
+// conflict to decide (offline.js draws the last two on the edit page).
+function connection(up) {
+  if (offlineEntry) { offline.setConnected(up); return; }
+  if (!live) return;
+  const state = up && navigator.onLine ? "live" : "offline";
+  live.dataset.state = state;
+  live.textContent = state === "live" ? live.dataset.live : live.dataset.offline;
+}
+window.addEventListener("online", () => connection(true));
+window.addEventListener("offline", () => connection(false));
+
 if (board && board.dataset.events && "EventSource" in window) {
   const source = new EventSource(board.dataset.events);
   source.addEventListener("open", () => {
-    if (live) { live.dataset.state = "live"; live.textContent = live.dataset.live; }
+    connection(true);
+    refresh(); // catch up with what changed while the connection was gone
   });
-  source.addEventListener("error", () => {
-    if (live) { live.dataset.state = "off"; live.textContent = live.dataset.offline; }
-  });
+  source.addEventListener("error", () => connection(false));
   const onMessage = (event) => {
     let version = 0;
     try { version = Number(JSON.parse(event.data).version || 0); } catch { version = 0; }
@@ -241,4 +362,33 @@ if (board && board.dataset.events && "EventSource" in window) {
   // The API sends `event: version` with {"id", "version"} (docs/tafel-api.md).
   source.addEventListener("version", onMessage);
   window.addEventListener("pagehide", () => source.close());
+}
+
+// --- offline: the phone keeps the board, its scripts and the game's state ---
+// (the service worker, /sw.js), and the rounds that wait to be sent.
+async function keepForOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  try {
+    await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+    const ready = await navigator.serviceWorker.ready;
+    const map = JSON.parse(document.querySelector("script[type=importmap]")?.textContent || "{}");
+    const keep = [
+      location.pathname,
+      ...[...document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=icon], link[rel=manifest], img[src]")]
+        .map((el) => el.getAttribute("src") || el.getAttribute("href")),
+      ...Object.values(map.imports || {}).filter((url) => url.startsWith("/static/js/")),
+    ];
+    const id = info?.id;
+    if (id) keep.push(`/api/games/${id}`);
+    ready.active?.postMessage({ keep: [...new Set(keep)] });
+  } catch {
+    // No service worker (private mode, an old browser): the page still works online.
+  }
+}
+keepForOffline();
+
+if (offlineEntry) {
+  offline.start(gameId, token).then(restoreForms);
+} else {
+  restoreForms();
 }

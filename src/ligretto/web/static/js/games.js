@@ -1,15 +1,26 @@
 // The games this browser created or opened, kept in localStorage so the
 // start page can list them (newest first) and resume one.
+import { keepToken } from "./tokens.js";
+
 const KEY = "ligretto.games";
 const LIMIT = 30;
 
 export function loadGames() {
   try {
     const games = JSON.parse(localStorage.getItem(KEY) || "[]");
-    return Array.isArray(games) ? games : [];
+    return Array.isArray(games) ? games.map(withoutToken) : [];
   } catch {
     return [];
   }
+}
+
+// Games remembered before edit links moved their token into the fragment
+// kept "/g/{id}/edit/{token}": keep the token aside, the address without it.
+function withoutToken(game) {
+  const match = /^\/g\/([\w-]+)\/edit\/([\w-]+)$/.exec(game?.edit || "");
+  if (!match) return game;
+  keepToken(match[1], match[2]);
+  return { ...game, edit: `/g/${match[1]}/edit` };
 }
 
 function saveGames(games) {

@@ -1,0 +1,59 @@
+// Rounds entered on this phone and not yet on the server, in IndexedDB:
+// they survive a reload, a closed tab and a phone that locks, and are sent
+// in the order they were entered. One record per entry:
+// {id, game, kind: "stacks"|"middle", round, counts, confirm, base, at}
+// where base is the game version the entry was made on (sent as If-Match).
+const DB = "ligretto";
+const STORE = "outbox";
+
+function open() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => {
+      const store = request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      store.createIndex("game", "game");
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function run(mode, work) {
+  const db = await open();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const result = work(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export async function pending(game) {
+  const all = await run("readonly", (store) => store.index("game").getAll(game));
+  return (all || []).sort((a, b) => a.id - b.id);
+}
+
+export function add(entry) {
+  return run("readwrite", (store) => store.add({ ...entry, at: Date.now() }));
+}
+
+export function update(entry) {
+  return run("readwrite", (store) => store.put(entry));
+}
+
+export function remove(id) {
+  return run("readwrite", (store) => store.delete(id));
+}
+
+export async function replace(game, entries) {
+  const old = await pending(game);
+  await run("readwrite", (store) => {
+    for (const entry of old) store.delete(entry.id);
+    for (const entry of entries) store.add({ ...entry, game, at: Date.now() });
+  });
+}

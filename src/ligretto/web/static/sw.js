@@ -1,0 +1,80 @@
+// The Tafel's service worker: the board, its assets and the game's state
+// keep working on the phone when the network is gone.
+//
+// - Static files (/static/…, addressed with their version): from the cache,
+//   fetched once.
+// - The Tafel's pages (/, /g/{id}, /g/{id}/edit, its rounds and history):
+//   from the network; a copy is kept (without the query) and answered when
+//   the network fails, so a reload at a table without signal shows the
+//   board as last seen, and the page's script adds what waits to be sent.
+// - GET /api/games/{id}: the same, network first.
+// Nothing else is touched: writes, live events, online play.
+const CACHE = "tafel-v1";
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+const PAGE = /^\/(?:$|g\/[\w-]+(?:\/edit(?:\/rounds\/\d+|\/history)?|\/history)?$)/;
+const STATE = /^\/api\/games\/[\w-]+$/;
+
+function pageKey(url) {
+  return new Request(url.origin + url.pathname);
+}
+
+async function networkFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(key, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await cache.match(key);
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(cacheFirst(request));
+  } else if (PAGE.test(url.pathname) && request.mode === "navigate") {
+    event.respondWith(networkFirst(request, pageKey(url)));
+  } else if (STATE.test(url.pathname)) {
+    event.respondWith(networkFirst(request, pageKey(url)));
+  }
+});
+
+// A page asks to keep what it needs offline (its own address, its scripts
+// and styles, the game's state), also on its first visit, before this
+// worker controlled it.
+self.addEventListener("message", (event) => {
+  const urls = event.data && event.data.keep;
+  if (!Array.isArray(urls)) return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await Promise.all(urls.map(async (address) => {
+      const url = new URL(address, self.location.origin);
+      if (url.origin !== self.location.origin) return;
+      const key = url.pathname.startsWith("/static/") ? new Request(url.href) : pageKey(url);
+      try {
+        const response = await fetch(url.href, { credentials: "same-origin" });
+        if (response.ok) await cache.put(key, response);
+      } catch {
+        // Offline already: whatever is kept stays.
+      }
+    }));
+  })());
+});

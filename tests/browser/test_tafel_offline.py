@@ -1,0 +1,242 @@
+"""Scoring without a network: the Tafel's edit page at a table where the signal comes and goes.
+
+Chromium at phone size against a live server. Rounds entered offline are
+kept on the phone, shown at once as "not sent yet", survive a reload while
+offline, and land in order when the connection returns; another phone's
+round meanwhile becomes a conflict that the scorekeeper settles without
+losing either round. The same with the server stopped and started again
+instead of the browser going offline. The phone's rules (rules.js) pass the
+shared test vectors generated from the Python domain.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from helpers.browser import ARTIFACTS, LiveServer
+from helpers.logged_server import LoggedServer
+from helpers.tafel_vectors import VECTORS
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+
+RUN_VECTORS = """
+async (vectors) => {
+  const R = await import("/static/js/rules.js");
+  const results = [];
+  for (const v of vectors) {
+    const game = {
+      players: v.game.players, mode: v.game.mode,
+      target: v.game.mode === "target" ? (v.game.target ?? 99) : null,
+      agreed_rounds: v.game.agreed_rounds ?? null, row_storage: v.game.row_storage ?? false,
+      closed: false, scored: false, rounds: [],
+    };
+    const got = [];
+    for (const step of v.steps) {
+      try {
+        if (step.op === "open") R.openRound(game, step.stacks);
+        else if (step.op === "complete") {
+          R.completeRound(game, step.n, step.middle, step.confirm ?? false);
+        } else if (step.op === "correct") {
+          R.correctRound(game, step.n, {
+            stacks: step.stacks ?? null,
+            middle: step.middle ?? null,
+            confirm: step.confirm ?? false,
+          });
+        }
+        else if (step.op === "remove") R.removeLastRound(game, step.n ?? null);
+        else if (step.op === "finish") R.finish(game);
+        else if (step.op === "score") R.score(game);
+      } catch (error) {
+        if (!(error instanceof R.RuleError)) throw error;
+        got.push({ error: error.code });
+        continue;
+      }
+      const d = R.derive(game);
+      got.push({
+        error: null, totals: d.totals, ranks: d.ranks, running: d.running, status: d.status,
+        winners: d.winners, decided_after: d.decidedAfter, pending: d.pending,
+        accepts_new_round: d.acceptsNewRound, complete_rounds: d.completeRounds,
+        closed: game.closed, scored: game.scored,
+        points: game.rounds.map(
+          (r) => (r.middle ? r.middle.map((m, s) => R.points(m, r.stacks[s])) : null)),
+      });
+    }
+    results.push(got);
+  }
+  return results;
+}
+"""
+
+
+def create_game(page: Page, base: str, names: list[str]) -> str:
+    page.goto(base + "/")
+    rows = page.locator("#names input[name=player]")
+    for index, name in enumerate(names):
+        rows.nth(index).fill(name)
+    page.get_by_role("button", name="Create game").last.click()
+    expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit\b"))
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    return page.locator("#edit-link").input_value()
+
+
+def wait_until_kept_offline(page: Page) -> None:
+    """Wait until the service worker holds this page and the game's state."""
+    script = """async () => {
+      await navigator.serviceWorker.ready;
+      const cache = await caches.open("tafel-v1");
+      const id = location.pathname.split("/")[2];
+      return Boolean(await cache.match(location.origin + location.pathname))
+        && Boolean(await cache.match(location.origin + "/api/games/" + id));
+    }"""
+    for _ in range(100):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker did not keep the board")
+
+
+def enter_round(page: Page, caller: int, stacks: dict[int, int], middle: dict[int, int]) -> None:
+    page.locator(f"input[name=stop][value='{caller}']").check()
+    for seat, count in stacks.items():
+        page.locator(f"#stack-{seat}").fill(str(count))
+    page.get_by_role("button", name="Save stacks").click()
+    expect(page.locator("#middle-0")).to_be_visible(timeout=10_000)
+    for seat, count in middle.items():
+        page.locator(f"#middle-{seat}").fill(str(count))
+    page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
+
+
+def unsent_rows(page: Page) -> Any:
+    return page.locator("table.rounds tbody tr.unsent")
+
+
+def test_the_shared_rule_vectors_pass_in_the_pages_javascript(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    vectors = json.loads(VECTORS.read_text())
+    page = new_page()
+    page.goto(live_server.url + "/")
+    results = page.evaluate(RUN_VECTORS, vectors)
+    for vector, got in zip(vectors, results, strict=True):
+        assert got == vector["expect"], vector["name"]
+    assert sum(len(v["steps"]) for v in vectors) > 200
+
+
+def test_two_rounds_offline_survive_a_reload_and_land_in_order(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server.url, ["Anna", "Ben", "Cleo"])
+    wait_until_kept_offline(page)
+    page.context.set_offline(True)
+    expect(page.locator("#live")).to_have_text("offline")
+    enter_round(page, 0, {1: 2, 2: 6}, {0: 15, 1: 14, 2: 5})  # 15, 10, −7
+    expect(page.locator("#live")).to_have_text("1 round waiting to be sent · offline")
+    enter_round(page, 1, {0: 1, 2: 3}, {0: 12, 1: 15, 2: 9})  # 10, 15, 3
+    expect(page.locator("#live")).to_have_text("2 rounds waiting to be sent · offline")
+    expect(unsent_rows(page)).to_have_count(2)
+    expect(page.locator("#players .total")).to_have_text(["25", "25", "\u22124"])
+    expect(page.locator("#status")).to_contain_text("Anna & Ben share the lead.")
+    expect(page.get_by_role("button", name="Save stacks")).to_be_visible()  # round 3 next
+    # Typed but not saved: a draft survives the reload too.
+    page.locator("#stack-2").fill("7")
+    shoot(page, "phone-offline-two-rounds-waiting")
+    page.reload()
+    expect(unsent_rows(page)).to_have_count(2)
+    expect(unsent_rows(page).first).to_contain_text("not sent yet")
+    expect(page.locator("#players .total")).to_have_text(["25", "25", "\u22124"])
+    expect(page.locator("#stack-2")).to_have_value("7")
+    expect(page.locator("#live")).to_have_text("2 rounds waiting to be sent · offline")
+    shoot(page, "phone-offline-after-reload")
+    # What the phone shows scrolled down: the indicator stays in view.
+    page.screenshot(path=str(ARTIFACTS / "phone-offline-viewport.png"))
+
+    page.context.set_offline(False)
+    expect(page.locator(".message.ok")).to_contain_text("Round 2 saved.", timeout=15_000)
+    expect(unsent_rows(page)).to_have_count(0)
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    expect(page.locator("#players .total")).to_have_text(["25", "25", "\u22124"])
+    expect(page.locator("#stack-2")).to_have_value("7")  # the draft of round 3 stays
+    watcher = new_page()
+    watcher.goto(page.locator("#watch-link").input_value())
+    expect(watcher.locator("table.rounds tbody tr")).to_have_count(2)
+    expect(watcher.locator("#players .total")).to_have_text(["25", "25", "\u22124"])
+    history = watcher.request.get(f"{live_server.url}/api/games/{page.url.split('/')[4]}/history")
+    actions = [entry["action"] for entry in history.json()]
+    assert actions[-4:] == ["open_round", "complete_round", "open_round", "complete_round"]
+
+
+def test_a_round_from_another_phone_meanwhile_is_a_conflict_settled_without_loss(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    edit_link = create_game(page, live_server.url, ["Anna", "Ben"])
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})  # online: 14, 6
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
+    wait_until_kept_offline(page)
+    page.context.set_offline(True)
+    enter_round(page, 1, {0: 4}, {0: 9, 1: 16})  # offline: 1, 16
+    expect(unsent_rows(page)).to_have_count(1)
+    # Meanwhile a second scorekeeper enters round 2 online.
+    second = new_page()
+    second.goto(edit_link)
+    enter_round(second, 0, {1: 5}, {0: 20, 1: 11})  # 20, 1
+    expect(second.locator(".message.ok")).to_contain_text("Round 2 saved.")
+
+    page.context.set_offline(False)
+    panel = page.locator("#sync")
+    expect(panel).to_contain_text("Another phone changed this game", timeout=15_000)
+    expect(page.locator("#live")).to_have_text("conflict: please decide")
+    expect(panel.locator(".conflict-side").first).to_contain_text("Anna +20, Ben +1")
+    expect(panel.locator(".conflict-side.mine")).to_contain_text("Anna +1, Ben +16")
+    shoot(page, "phone-offline-conflict")
+    page.get_by_role("button", name="Keep both: add mine after theirs").click()
+    expect(page.locator(".message.ok")).to_contain_text("Round 3 saved.", timeout=15_000)
+    expect(page.locator("table.rounds tbody tr")).to_have_count(3)
+    expect(page.locator("#players .total")).to_have_text(["35", "23"])  # 14+20+1, 6+1+16
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    shoot(page, "phone-offline-conflict-settled")
+
+
+@pytest.fixture
+def stoppable(tmp_path: Path) -> Iterator[LoggedServer]:
+    server = LoggedServer(tmp_path / "data", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_server_stopped_and_started_again_loses_nothing(
+    stoppable: LoggedServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    edit_link = create_game(page, stoppable.url, ["Anna", "Ben"])
+    wait_until_kept_offline(page)
+    stoppable.stop()
+    expect(page.locator("#live")).to_have_text("offline", timeout=10_000)
+    enter_round(page, 0, {1: 2}, {0: 15, 1: 13})  # 15, 9
+    expect(page.locator("#live")).to_have_text("1 round waiting to be sent · offline")
+    expect(unsent_rows(page)).to_have_count(1)
+    page.reload()  # the server is still down: the phone's copy answers
+    expect(unsent_rows(page)).to_have_count(1, timeout=10_000)
+    expect(page.locator("#players .total")).to_have_text(["15", "9"], timeout=10_000)
+    shoot(page, "phone-server-down-round-waiting")
+    stoppable.start()
+    # The live connection comes back by itself and sends what waits.
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.", timeout=20_000)
+    expect(unsent_rows(page)).to_have_count(0)
+    other = new_page()
+    other.goto(edit_link)
+    expect(other.locator("#players .total")).to_have_text(["15", "9"])
