@@ -163,7 +163,7 @@ function opponentEl(box, s, v, change) {
   while (row.children.length < s.row.length) row.append(newCard(null));
   while (row.children.length > s.row.length) row.lastElementChild.remove();
   s.row.forEach((p, i) => paintCard(row.children[i], p.top, { small: true }));
-  paintCard(discard, s.discard_top, { small: true, label: T.discard });
+  paintCard(discard, s.discard_top, { small: true });
   discard.classList.add("opp-discard");
   return box;
 }
@@ -348,7 +348,8 @@ function fitCards(v) {
     cardW = (mineW - (r - 1) * gap) / r;
   }
   const lines = twoLines ? 2 : 1;
-  cardW = clamp(Math.min(cardW, (H * 0.17) / 1.4), 44, 120);
+  // With many at the table the middle needs the room more than my cards.
+  cardW = clamp(Math.min(cardW, (H * (v.seats.length > 6 ? 0.13 : 0.17)) / 1.4), 44, 120);
   const mineH = me ? lines * (cardW * 1.4 + 20) + 44 : 0;
   // The others: r + 2 small cards in a panel, the panels in bands; a first
   // guess here, corrected by measuring in fit().
