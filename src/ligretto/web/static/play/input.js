@@ -122,6 +122,7 @@ function choosePile(id) {
       return;
     }
     cancelChooser();
+    if (c.drag) return; // dropped where it does not fit: it stays where it was
   }
   // A tap on a pile with no card chosen: play whichever own card fits it.
   const v = state.view;
