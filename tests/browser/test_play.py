@@ -8,6 +8,7 @@ table's test setting. Screenshots (phone and desktop) go to test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +42,37 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
             "seats": [
                 {"stack": stack, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]},
                 {"stack": stack, "row": [["R2"], ["G3"], ["B4"], ["B5"], ["B6"]]},
+            ],
+            "middle": [
+                {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
+                {"id": 1, "cards": [{"card": "R1", "owner": 0}]},
+            ],
+        },
+        seed=seed,
+        fill_hand=True,
+    )
+
+
+def two_red_piles_and_busy_bots(players: int, seed: int, options: RuleOptions) -> Round:
+    """Piles 0 and 1 are both R1 and seat 0 has R2 at row position 0; two bot
+    seats hold no open card that fits, so they turn three again and again."""
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": options.to_dict(),
+            "seats": [
+                {
+                    "stack": ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"],
+                    "row": [["R2"], ["B3"], ["B4"], ["B5"]],
+                },
+                {
+                    "stack": ["G10", "G9", "G8", "G7", "G6", "G5", "G4", "G3", "G2", "B9"],
+                    "row": [["Y6"], ["Y7"], ["B6"], ["B7"]],
+                },
+                {
+                    "stack": ["B10", "B9", "B8", "B7", "B6", "B5", "B4", "B3", "B2", "G9"],
+                    "row": [["Y6"], ["Y7"], ["G6"], ["G7"]],
+                },
             ],
             "middle": [
                 {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
@@ -178,13 +210,22 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     assert href is not None and href.startswith("/g/")
     board = new_page(PHONE)
     board.goto(play_server.url + href)
-    for player in names:
+    # The page names bots in its language ("Bot 2 (sharp)"); the Tafel has
+    # the names the table gave them, seat by seat.
+    seated = board.request.get(f"{play_server.url}/api/tables/{code}").json()["seats"]
+    assert names[0] == "Anna" and [n.split(" (")[0] for n in names[1:]] == [
+        "Bot 2",
+        "Bot 3",
+        "Bot 4",
+    ]
+    players = [seat["name"] for seat in seated]
+    for player in players:
         expect(board.locator("main")).to_contain_text(player)
     shoot(board, "play-phone-tafel-board")
     # The board's game holds exactly the round shown at the table.
     game = board.request.get(play_server.url + "/api/games/" + href.removeprefix("/g/")).json()
-    assert game["players"] == names
-    assert [str(game["totals"][n]).replace("-", "\u2212") for n in names] == totals
+    assert game["players"] == players
+    assert [str(game["totals"][n]).replace("-", "\u2212") for n in players] == totals
     assert len(game["rounds"]) == 1 and game["status"] == "finished"
     # Play again: the host is offered a new game, the watcher waits for it.
     expect(watcher.locator("#play-again-wait")).to_be_visible()
@@ -209,8 +250,10 @@ def test_a_quick_game_against_three_bots_is_one_tap_from_the_start_page(
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
     expect(page.locator("#seat-list li")).to_have_count(4)
     expect(page.locator("#seat-list")).to_contain_text("Anna")
-    # The person lands as host, ready to press Start (docs/online-play.md).
-    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    # The person lands as host and the countdown starts once the table is on
+    # the screen, as after "Play again" (docs/online-play.md).
+    expect(page.locator("#play")).to_have_attribute("data-phase", re.compile("countdown|playing"))
+    expect(page.locator("#my-row .card")).to_have_count(3)
 
 
 def test_the_table_on_a_desktop_with_keyboard_play(
@@ -273,6 +316,137 @@ def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     # A card that fits nowhere is refused on the page without a move.
     page.keyboard.press("3")
     expect(page.locator("#toast")).to_contain_text("fits nowhere")
+
+
+def test_a_chosen_card_waits_while_the_others_play_on(tmp_path: Path, new_page: NewPage) -> None:
+    """The pile choice stays open through other players' moves (the issue's
+    first bug: every table update used to close it)."""
+    settings = TableSettings(
+        countdown=0.5, away_after=30.0, bot_pace=0.25, dealer=two_red_piles_and_busy_bots
+    )
+    server = PlayServer(tmp_path, settings)
+    server.start()
+    try:
+        page = new_page(DESKTOP)
+        moves = {"others": 0}
+
+        def count(frame: str | bytes) -> None:
+            message = json.loads(frame)
+            if message["type"] == "events" and message["seat"] != 0:
+                moves["others"] += 1
+
+        page.on("websocket", lambda ws: ws.on("framereceived", count))
+        answer = page.request.post(
+            server.url + "/api/tables",
+            data={
+                "seats": 3,
+                "name": "Anna",
+                "bots": [
+                    {"seat": 1, "strategy": "greedy", "level": "expert"},
+                    {"seat": 2, "strategy": "stack-first", "level": "expert"},
+                ],
+            },
+        ).json()
+        page.goto(f"{server.url}/play/{answer['code']}#t={answer['host_token']}")
+        page.locator("#start").click()
+        expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+        page.locator('#my-row [data-source="row0"]').click()  # R2: both red piles fit
+        expect(page.locator("#middle .card.target")).to_have_count(2)
+        seen = moves["others"]
+        deadline = time.monotonic() + 20
+        while moves["others"] < seen + 3:
+            assert time.monotonic() < deadline, "the bots made no moves"
+            page.wait_for_timeout(100)
+        # Still chosen after three moves of others, its piles still lit.
+        expect(page.locator('#my-row [data-source="row0"]')).to_have_class(
+            re.compile(r"\bchosen\b")
+        )
+        expect(page.locator("#chooser-hint")).to_be_visible()
+        targets = page.locator("#middle .card.target").count()
+        assert targets >= 1
+        page.locator('#middle [data-pile="1"]').click()
+        # Played there, or honestly too slow if a bot's R2 got there first.
+        played = page.locator('#middle [data-pile="1"][data-card="R2"]')
+        expect(played.or_(page.locator("#toast", has_text="Too slow"))).to_be_visible()
+        if played.count():
+            expect(page.locator('#my-row [data-source="row0"]')).not_to_have_attribute(
+                "data-card", "R2"
+            )
+    finally:
+        server.stop()
+
+
+def test_a_card_dragged_onto_a_pile_is_played_there(
+    staged_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(DESKTOP)
+    open_two_seat_table(page, staged_server, "greedy")  # slowed right down: it waits
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    card = page.locator('#my-row [data-source="row0"]')
+    pile = page.locator('#middle [data-pile="0"]')
+    start = card.bounding_box()
+    end = pile.bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 30, start["y"] - 30, steps=4)
+    expect(page.locator(".drag-ghost")).to_be_visible()
+    expect(page.locator("#middle .card.target")).to_have_count(2)
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    shoot(page, "play-desktop-drag")
+    page.mouse.up()
+    expect(pile).to_have_attribute("data-card", "R2")
+    expect(page.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R1")
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    # Let go beside every pile: the card stays where it is.
+    card = page.locator('#my-row [data-source="row1"]')
+    box = card.bounding_box()
+    assert box is not None
+    before = card.get_attribute("data-card")
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 10, box["y"] - 60, steps=4)
+    page.mouse.up()
+    expect(card).to_have_attribute("data-card", before or "")
+
+
+def test_the_practice_round_is_played_to_its_end_by_following_the_hints(
+    play_server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(PHONE)
+    page.goto(play_server.url + "/")
+    page.get_by_role("button", name="Practice round with hints").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator("#play")).to_have_attribute("data-practice", "1")
+    expect(page.locator("#seat-list li")).to_have_count(2)
+    hint = page.locator("#hint")
+    expect(hint).to_be_visible()
+    scores = page.locator("#scores")
+    deadline = time.monotonic() + 240
+    said: set[str] = set()
+    shot = False
+    while not scores.is_visible():
+        assert time.monotonic() < deadline, "the practice round did not end"
+        try:
+            said.add(hint.inner_text(timeout=1000))
+            hinted = page.locator("#mine .hinted")
+            if hinted.count():
+                hinted.first.click(timeout=1000)
+                target = page.locator("#middle .card.target")
+                if target.count():
+                    target.first.click(timeout=1000)
+                if not shot:
+                    shoot(page, "play-phone-practice")
+                    shot = True
+        except Exception:  # the view changed under the click: look again
+            pass
+        page.wait_for_timeout(150)
+    expect(scores).to_contain_text("Ligretto Stop")
+    shoot(page, "play-phone-practice-end")
+    # The hints came from the legal actions: plays and turning three.
+    assert any("fits: tap it" in text for text in said), said
+    assert any("turn three" in text for text in said), said
 
 
 def test_row_storage_targets_are_tapped_and_a_pile_tap_plays_what_fits_it(
@@ -404,6 +578,7 @@ def test_the_seat_moves_to_another_device_with_its_link(
     assert "#" not in laptop.url  # the token left the address bar
     expect(phone.locator("#taken-over")).to_be_visible()
     expect(phone.locator("#seat-move-open")).to_be_hidden()
+    expect(phone.locator("#mine .can")).to_have_count(0)  # nothing is offered here now
     laptop.keyboard.press("1")
     laptop.keyboard.press("2")  # R2 onto pile 1, from the laptop
     expect(laptop.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")

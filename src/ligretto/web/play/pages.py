@@ -6,15 +6,20 @@ runs in ``static/play/table.js`` over the WebSocket (docs/protocol.md).
 
 from __future__ import annotations
 
+import dataclasses
+import weakref
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from ligretto.bots import Level, strategy_names
+from ligretto.bots import LEVELS, Level, strategy_names
 from ligretto.live.registry import TableCapError
-from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
+from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.seating import BotSpec
+from ligretto.live.table import Table
+from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
@@ -40,6 +45,24 @@ LEVEL_NAMES = tuple(level.value for level in Level)
 # the stack first, one that simply plays whatever fits -- a table that feels
 # varied and beatable.  Default rules, a game to 99 points (T1).
 QUICK_BOTS = (("watchful", Level.MEDIUM), ("stack-first", Level.MEDIUM), ("greedy", Level.MEDIUM))
+# The practice round: one person against one bot that plays whatever fits,
+# at the easy level slowed down by half again (about 5 s for a card), one
+# round; the page shows hints from the legal actions (docs/online-play.md).
+PRACTICE_BOT = ("greedy", Level.EASY)
+PRACTICE_PACE = 1.5
+# Tables whose host's page starts the game as soon as it has the table (a
+# quick game, a practice round), and the practice tables (hints).  Weak:
+# a table removed from the registry leaves these by itself.
+_AUTOSTART: weakref.WeakSet[Table] = weakref.WeakSet()
+_PRACTICE: weakref.WeakSet[Table] = weakref.WeakSet()
+
+
+def level_seconds(pace: float = 1.0) -> dict[str, float]:
+    """Each level's typical time for a card that fits (notice + move, docs/bots.md)."""
+    return {
+        level.value: round((model.notice_median + model.move_median) * pace, 1)
+        for level, model in LEVELS.items()
+    }
 
 
 def _strategies() -> list[str]:
@@ -124,6 +147,7 @@ def _new_page(
             "unknown": unknown or [],
             "strategies": _strategies(),
             "levels": LEVEL_NAMES,
+            "level_seconds": level_seconds(),
             "max_seats": MAX_SEATS,
         },
         status_code=status,
@@ -237,7 +261,44 @@ async def quick_game(request: Request) -> Response:
         table = create_table(registry_of(request.app), spec)
     except TableCapError as exc:
         return _busy_page(request, form, exc)
+    _AUTOSTART.add(table)
     # The token travels in the fragment: it never reaches a server log.
+    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+
+
+@router.post("/play/practice", response_model=None)
+async def practice_round(request: Request) -> Response:
+    """One tap to learn: a round against one slow bot, with hints on the page.
+
+    The name is the one typed into the quick-game form, else the page's word
+    for "you" (sent along as ``fallback``).
+    """
+    data = await request.form()
+    name = "Player"
+    for key in ("name", "fallback"):
+        value = data.get(key, "")
+        try:
+            name = clean_name(value)  # T1: the one name rule
+        except InvalidNameError:
+            continue
+        break
+    registry = registry_of(request.app)
+    strategy, level = PRACTICE_BOT
+    try:
+        table = registry.create(
+            seats=2,
+            options=RuleOptions(),
+            end=EndCondition("rounds", 99, 1),
+            host_name=name,
+            bots=[BotSpec(1, strategy, level)],
+            settings=dataclasses.replace(
+                registry.settings, bot_pace=registry.settings.bot_pace * PRACTICE_PACE
+            ),
+        )
+    except TableCapError as exc:
+        return _busy_page(request, _form_defaults(), exc)
+    _AUTOSTART.add(table)
+    _PRACTICE.add(table)
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
 
 
@@ -246,8 +307,16 @@ async def table_page(request: Request, code: str) -> HTMLResponse:
     table = registry_of(request.app).get(code)
     if table is None:
         return render(request, "play/missing.html", {"code": code[:12]}, status_code=404)
+    practice = table in _PRACTICE
     return render(
         request,
         "play/table.html",
-        {"code": table.code, "strategies": _strategies(), "levels": LEVEL_NAMES},
+        {
+            "code": table.code,
+            "strategies": _strategies(),
+            "levels": LEVEL_NAMES,
+            "level_seconds": level_seconds(PRACTICE_PACE if practice else 1.0),
+            "practice": practice,
+            "autostart": table in _AUTOSTART,
+        },
     )

@@ -1,17 +1,38 @@
-// The player's hands on the table: taps on own cards and piles, the keys,
-// and choosing a pile when a card fits several. The listeners sit on the
-// containers that stay (#mine, #middle, the document), so redrawing the
-// cards adds none.
-import { $, T, toast } from "./page.js";
+// The player's hands on the table: taps on own cards and piles, dragging a
+// card onto a pile, the keys, choosing a pile when a card fits several, and
+// the practice round's hints. The listeners sit on the containers that stay
+// (#mine, #middle, the document), so redrawing the cards adds none.
+import { afterRender } from "./board.js";
+import { $, T, feedback, fmt, root, toast } from "./page.js";
 import { send } from "./socket.js";
 import { placeOf, startMove, state } from "./state.js";
+
+// ---------------------------------------------------------------- choosing a pile
+
+// The card at an own place in the view (null for an empty place or the hand).
+function cardAt(v, source) {
+  const me = v && v.viewer !== null ? v.seats[v.viewer] : null;
+  if (!me) return null;
+  if (source === "stack") return me.stack_top;
+  if (source === "discard") return me.discard_top;
+  const slot = /^row(\d+)$/.exec(source);
+  return slot && me.row[Number(slot[1])] ? me.row[Number(slot[1])].top : null;
+}
+
+// What a chosen card can do: onto a pile, or (R6) onto a row position.
+const choices = (v, source) => v.actions.filter((a) => placeOf(a) === source && (a.kind === "play" || a.kind === "store"));
+
+const canPlay = () => {
+  const v = state.view;
+  if (!v || v.viewer === null || state.takenOver || !state.table) return false;
+  return state.table.phase === "playing" || state.table.phase === "countdown";
+};
 
 export function pick(source) {
   const v = state.view;
   // During the countdown a move is sent anyway: the server, the only judge
   // of the start time, answers "wait for Ligretto!" if it is early.
-  if (!v || v.viewer === null || !state.table) return;
-  if (state.table.phase !== "playing" && state.table.phase !== "countdown") return;
+  if (!canPlay()) return;
   if (state.chooser && state.chooser.source === source) return cancelChooser();
   // A highlighted row position of the chooser takes the stack or discard top (R6).
   const store = state.chooser && state.chooser.actions.find((a) => a.kind === "store" && `row${a.slot}` === source);
@@ -29,34 +50,93 @@ export function pick(source) {
     return;
   }
   if (actions.length === 1) return play(actions[0], source);
-  // Several piles fit: the player chooses (numbered for the keyboard).
-  state.chooser = { source, actions };
-  actions.forEach((a, i) => {
+  // Several places fit: the card stays chosen until the player picks one,
+  // however the piles change meanwhile (refreshChooser).
+  openChooser(source, actions, false);
+}
+
+function openChooser(source, actions, drag) {
+  state.chooser = { source, card: cardAt(state.view, source), actions, lost: new Set(), drag };
+  markChooser();
+}
+
+// After every redraw: the chosen card stays chosen while it fits somewhere;
+// its piles follow the table. A pile that moved on is remembered, so a tap
+// on it says honestly that it was taken ("Too slow").
+function refreshChooser() {
+  const c = state.chooser;
+  if (!c) return markChooser();
+  const v = state.view;
+  if (!canPlay() || cardAt(v, c.source) !== c.card) {
+    cancelChooser(); // the card itself is gone (played, or the round ended)
+    return;
+  }
+  const now = choices(v, c.source);
+  for (const a of c.actions) {
+    if (a.kind === "play" && a.pile !== null && !now.some((b) => b.pile === a.pile && b.kind === "play")) c.lost.add(a.pile);
+  }
+  c.actions = now;
+  if (!now.length && !c.drag) {
+    cancelChooser();
+    toast(T.fits_nowhere_now, "illegal");
+    return;
+  }
+  markChooser();
+}
+
+function markChooser() {
+  for (const el of document.querySelectorAll("#play .target, #play .chosen, #play .dragging")) {
+    el.classList.remove("target", "chosen", "dragging");
+  }
+  for (const el of document.querySelectorAll("#play [data-choice]")) delete el.dataset.choice;
+  $("middle-wrap").classList.remove("new-pile");
+  const c = state.chooser;
+  $("chooser-hint").hidden = !c || c.drag || c.actions.length < 2;
+  if (!c) return;
+  c.actions.forEach((a, i) => {
     let el = null;
     if (a.kind === "play" && a.pile !== null) el = document.querySelector(`#middle [data-pile="${a.pile}"]`);
+    if (a.kind === "play" && a.pile === null) $("middle-wrap").classList.add("new-pile");
     if (a.kind === "store") el = document.querySelector(`#mine [data-source="row${a.slot}"]`);
     if (el) {
       el.classList.add("target");
       el.dataset.choice = i + 1;
     }
   });
-  const from = document.querySelector(`#mine [data-source="${source}"]`);
-  if (from) from.classList.add("chosen");
+  const from = document.querySelector(`#mine [data-source="${c.source}"]`);
+  if (from) from.classList.add(c.drag ? "dragging" : "chosen");
   $("chooser-hint").textContent = T.choose_pile;
-  $("chooser-hint").hidden = false;
 }
 
+// A tap (or a drop) on a middle pile.
 function choosePile(id) {
-  if (!state.chooser) {
-    // A tap on a pile with no card chosen: play whichever own card fits it.
-    const v = state.view;
-    if (!v) return;
-    const fits = v.actions.filter((a) => a.kind === "play" && a.pile === id);
-    if (fits.length >= 1) play(fits[0], placeOf(fits[0]));
-    return;
+  const c = state.chooser;
+  if (c) {
+    const action = c.actions.find((a) => a.kind === "play" && a.pile === id);
+    if (action) return play(action, c.source);
+    if (c.lost.has(id)) {
+      // It fitted there when it was chosen; someone else's card came first (R3).
+      toast(T.too_slow, "pile_taken");
+      feedback("slow");
+      if (c.drag) cancelChooser();
+      return;
+    }
+    cancelChooser();
+    if (c.drag) return; // dropped where it does not fit: it stays where it was
   }
-  const action = state.chooser.actions.find((a) => a.kind === "play" && a.pile === id);
-  if (action) play(action, state.chooser.source);
+  // A tap on a pile with no card chosen: play whichever own card fits it.
+  const v = state.view;
+  if (!canPlay()) return;
+  const fits = v.actions.filter((a) => a.kind === "play" && a.pile === id);
+  if (fits.length >= 1) play(fits[0], placeOf(fits[0]));
+}
+
+// A tap (or a drop) on the felt beside the piles: a 1 opens a new pile there.
+function chooseNewPile() {
+  const c = state.chooser;
+  const action = c && c.actions.find((a) => a.kind === "play" && a.pile === null);
+  if (action) play(action, c.source);
+  else if (c && c.drag) cancelChooser();
 }
 
 function chooseNumber(n) {
@@ -66,11 +146,7 @@ function chooseNumber(n) {
 
 export function cancelChooser() {
   state.chooser = null;
-  $("chooser-hint").hidden = true;
-  for (const el of document.querySelectorAll(".target, .chosen")) {
-    el.classList.remove("target", "chosen");
-    delete el.dataset.choice;
-  }
+  markChooser();
 }
 
 function play(action, source) {
@@ -80,6 +156,117 @@ function play(action, source) {
   if (el) el.classList.add("flying");
   send("move", { action: action.text, ref });
 }
+
+// ---------------------------------------------------------------- dragging
+
+// A card is dragged with any pointer (mouse, touch, pen): it follows the
+// pointer, its piles light up, and it is played where it is let go.
+let drag = null; // {pointerId, source, x0, y0, ghost}
+let swallowClick = false;
+
+function dragStart(event) {
+  if (event.button !== 0 || !canPlay()) return;
+  const el = event.target.closest("button[data-source]");
+  if (!el || el.dataset.source === "hand") return;
+  drag = { pointerId: event.pointerId, source: el.dataset.source, x0: event.clientX, y0: event.clientY, ghost: null };
+}
+
+function dragMove(event) {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < 10) return;
+    const actions = canPlay() ? choices(state.view, drag.source) : [];
+    const el = document.querySelector(`#mine [data-source="${drag.source}"]`);
+    if (!actions.length || !el) {
+      drag = null;
+      return;
+    }
+    const box = el.getBoundingClientRect();
+    const ghost = el.cloneNode(true);
+    ghost.removeAttribute("data-source");
+    ghost.removeAttribute("data-key");
+    ghost.className = `${el.className} drag-ghost`;
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.tabIndex = -1;
+    ghost.style.width = `${box.width}px`;
+    ghost.style.height = `${box.height}px`;
+    drag.dx = drag.x0 - box.left;
+    drag.dy = drag.y0 - box.top;
+    drag.ghost = ghost;
+    root.append(ghost);
+    openChooser(drag.source, actions, true);
+  }
+  event.preventDefault();
+  drag.ghost.style.left = `${event.clientX - drag.dx}px`;
+  drag.ghost.style.top = `${event.clientY - drag.dy}px`;
+}
+
+function dragEnd(event) {
+  if (!drag || event.pointerId !== drag.pointerId) return;
+  const { ghost } = drag;
+  drag = null;
+  if (!ghost) return; // a tap: the click that follows picks the card
+  ghost.remove();
+  swallowClick = true;
+  setTimeout(() => {
+    swallowClick = false;
+  }, 0);
+  if (event.type === "pointercancel") return cancelChooser();
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const pile = under && under.closest("#middle [data-pile]");
+  const slot = under && under.closest("#mine [data-source]");
+  if (pile) return choosePile(Number(pile.dataset.pile));
+  if (slot && state.chooser) {
+    const store = state.chooser.actions.find((a) => a.kind === "store" && `row${a.slot}` === slot.dataset.source);
+    if (store) return play(store, state.chooser.source);
+  }
+  if (under && under.closest("#middle-wrap")) return chooseNewPile();
+  cancelChooser(); // let go elsewhere: the card stays where it was
+}
+
+// ---------------------------------------------------------------- hints (practice round)
+
+// What to do next, read from the legal actions of the view (docs/protocol.md):
+// the card the hint is about and the sentence for it.
+function hintFor(v) {
+  if (!v || v.viewer === null || state.takenOver || !state.table) return null;
+  if (state.table.phase === "countdown") return { text: T.hints.ready };
+  if (state.table.phase !== "playing") return null;
+  const me = v.seats[v.viewer];
+  const colour = (card) => `${T.colours[card[0]] || card[0]} ${card.slice(1)}`;
+  const plays = v.actions.filter((a) => a.kind === "play" && !state.pending.size);
+  const several = (a) => plays.filter((b) => b.source === a.source && b.slot === a.slot).length > 1;
+  const say = (a, text) => ({ source: placeOf(a), text: several(a) ? `${text} ${T.hints.then_pile}` : text });
+  const one = plays.find((a) => a.pile === null);
+  if (one) return say(one, fmt(T.hints.one, { card: colour(one.card) }));
+  const stack = plays.find((a) => a.source === "stack");
+  if (stack) return say(stack, fmt(me.stack_count === 1 ? T.hints.last : T.hints.stack, { card: colour(stack.card) }));
+  const row = plays.find((a) => a.source === "row");
+  if (row) return say(row, fmt(T.hints.row, { card: colour(row.card) }));
+  const discard = plays.find((a) => a.source === "discard");
+  if (discard) return say(discard, fmt(T.hints.discard, { card: colour(discard.card) }));
+  if (state.pending.size) return { text: T.hints.wait };
+  const refill = v.actions.find((a) => a.kind === "refill");
+  if (refill) return { source: placeOf(refill), text: T.hints.refill };
+  const turn = v.actions.find((a) => a.kind === "turn");
+  if (turn) return { source: "hand", text: T.hints.turn };
+  const recycle = v.actions.find((a) => a.kind === "recycle");
+  if (recycle) return { source: "hand", text: T.hints.recycle };
+  return { text: T.hints.wait };
+}
+
+function renderHint() {
+  for (const el of document.querySelectorAll("#mine .hinted")) el.classList.remove("hinted");
+  if (root.dataset.practice !== "1") return;
+  const hint = hintFor(state.view);
+  $("hint").hidden = !hint;
+  if (!hint) return;
+  if ($("hint").textContent !== hint.text) $("hint").textContent = hint.text;
+  const el = hint.source && document.querySelector(`#mine [data-source="${hint.source}"]`);
+  if (el) el.classList.add("hinted");
+}
+
+// ---------------------------------------------------------------- keys
 
 function onKey(event) {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
@@ -100,21 +287,44 @@ function onKey(event) {
 }
 
 export function initInput() {
+  afterRender(refreshChooser);
+  afterRender(renderHint);
   // Own cards (board.js gives each place a data-source) and the open piles
   // (data-pile; the closed ones have none).
   $("mine").addEventListener("click", (event) => {
     const el = event.target.closest("[data-source]");
     if (el) pick(el.dataset.source);
   });
-  $("middle").addEventListener("click", (event) => {
+  $("middle-wrap").addEventListener("click", (event) => {
     const el = event.target.closest("[data-pile]");
     if (el) choosePile(Number(el.dataset.pile));
+    else if (!event.target.closest(".closed-piles")) chooseNewPile();
   });
+  $("mine").addEventListener("pointerdown", dragStart);
+  window.addEventListener("pointermove", dragMove, { passive: false });
+  window.addEventListener("pointerup", dragEnd);
+  window.addEventListener("pointercancel", dragEnd);
+  // The click that ends a drag is not also a tap.
+  window.addEventListener(
+    "click",
+    (event) => {
+      if (swallowClick) {
+        event.stopPropagation();
+        event.preventDefault();
+      }
+    },
+    true,
+  );
   document.addEventListener("keydown", onKey);
   // Space is "turn three": it must not also press whichever card has focus.
   document.addEventListener("keyup", (event) => {
     if (event.key === " " && event.target instanceof HTMLButtonElement && event.target.dataset.source) {
       event.preventDefault();
     }
+  });
+  $("help").addEventListener("click", () => {
+    const open = $("help").getAttribute("aria-expanded") !== "true";
+    $("help").setAttribute("aria-expanded", String(open));
+    root.classList.toggle("help-open", open);
   });
 }

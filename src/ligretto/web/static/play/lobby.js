@@ -1,13 +1,13 @@
 // The seats before the game (join, bots, start) and the bar above the table:
 // round, score board link and which buttons the phase offers.
-import { renderBoard } from "./board.js";
+import { renderBoard, seatName } from "./board.js";
 import { $, T, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
 import { forgetToken, state } from "./state.js";
 
 function seatLabel(s) {
   if (s.kind === "empty") return T.open_seat;
-  return s.name;
+  return seatName(s.seat);
 }
 
 function seatItem(s, lobby) {
@@ -19,7 +19,7 @@ function seatItem(s, lobby) {
   li.append(name);
   const tags = [];
   if (s.seat === state.seat) tags.push(T.you);
-  if (s.kind === "bot") tags.push(`${T.bot} · ${T.levels[s.level] || s.level}`);
+  if (s.kind === "bot") tags.push(`${T.bot} · ${T.level_speed[s.level] || T.levels[s.level] || s.level}`);
   if (s.kind === "human" && !s.connected) tags.push(s.away ? T.away : T.offline);
   if (tags.length) {
     const tag = document.createElement("span");

@@ -30,3 +30,76 @@ export function toast(text, kind) {
     box.hidden = true;
   }, 1800);
 }
+
+// ---------------------------------------------------------------- sound and vibration
+
+// Optional feedback for "Ligretto!", "Too slow" and a round's end: off by
+// default, remembered in this browser. The sounds are made with the Web
+// Audio API (no files); the context starts with the player's tap that
+// switched sound on, as browsers require.
+const settings = { sound: localStorage.getItem("ligretto.play.sound") === "on", vibrate: localStorage.getItem("ligretto.play.vibrate") === "on" };
+let audio = null;
+
+function audioContext() {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+  if (audio && audio.state === "suspended") audio.resume();
+  return audio;
+}
+
+// Notes: [frequency Hz, start s, length s]; one oscillator each, soft edges.
+function tones(notes, type, volume) {
+  const ctx = audioContext();
+  if (!ctx) return;
+  const t0 = ctx.currentTime + 0.02;
+  for (const [freq, start, length, to] of notes) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = type;
+    osc.frequency.setValueAtTime(freq, t0 + start);
+    if (to) osc.frequency.exponentialRampToValueAtTime(to, t0 + start + length);
+    gain.gain.setValueAtTime(0.0001, t0 + start);
+    gain.gain.exponentialRampToValueAtTime(volume, t0 + start + 0.015);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t0 + start + length);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(t0 + start);
+    osc.stop(t0 + start + length + 0.05);
+  }
+}
+
+const SOUNDS = {
+  go: () => tones([[523, 0, 0.12], [659, 0.1, 0.12], [784, 0.2, 0.3]], "triangle", 0.25),
+  slow: () => tones([[300, 0, 0.28, 150]], "sawtooth", 0.08),
+  end: () => tones([[392, 0, 0.2], [523, 0.15, 0.2], [659, 0.3, 0.2], [784, 0.45, 0.5]], "sine", 0.25),
+};
+const BUZZ = { go: [60, 40, 60], slow: [160], end: [100, 60, 100, 60, 220] };
+
+export function feedback(kind) {
+  if (settings.sound && SOUNDS[kind]) {
+    try {
+      SOUNDS[kind]();
+    } catch {
+      // no sound on this device
+    }
+  }
+  if (settings.vibrate && navigator.vibrate) navigator.vibrate(BUZZ[kind]);
+}
+
+function showSetting(name) {
+  const button = $(`${name}-toggle`);
+  if (button) button.setAttribute("aria-pressed", String(settings[name]));
+}
+
+export function initFeedback() {
+  for (const name of ["sound", "vibrate"]) {
+    showSetting(name);
+    const button = $(`${name}-toggle`);
+    if (!button) continue;
+    button.addEventListener("click", () => {
+      settings[name] = !settings[name];
+      localStorage.setItem(`ligretto.play.${name}`, settings[name] ? "on" : "off");
+      showSetting(name);
+      if (settings[name]) feedback(name === "sound" ? "go" : "slow"); // a sample
+    });
+  }
+  if (!navigator.vibrate) $("vibrate-toggle").hidden = true;
+}

@@ -1,13 +1,15 @@
 // Between rounds: the countdown to "Ligretto!", and the score screen after
 // a round (round over) or the game (game over, with Play again).
+import { seatName } from "./board.js";
 import { renderTable } from "./lobby.js";
-import { $, T, fmt } from "./page.js";
+import { $, T, feedback, fmt } from "./page.js";
 import { send } from "./socket.js";
 import { serverNow, state } from "./state.js";
 
 let scoresTimer = null;
 
 export function flashGo() {
+  feedback("go");
   const box = $("countdown");
   box.textContent = T.go;
   box.hidden = false;
@@ -36,7 +38,7 @@ export function showCountdown(startAtMs) {
 const signed = (p) => (p > 0 ? `+${p}` : String(p).replace("-", "−"));
 
 export function showScores(m) {
-  const seats = state.table ? state.table.seats : [];
+  feedback("end");
   $("scores-title").textContent = m.game_over ? T.game_over : fmt(T.round_over, { n: m.round_no });
   // The points come from the server (R5), as do the totals.
   const rows = m.points.map((p, i) => {
@@ -44,7 +46,7 @@ export function showScores(m) {
     if (i === state.seat) tr.className = "me";
     if (m.winners.includes(i)) tr.classList.add("winner");
     const cells = [
-      (seats[i] ? seats[i].name : `#${i + 1}`) + (m.caller === i ? " ★" : ""),
+      seatName(i) + (m.caller === i ? " ★" : ""),
       m.stacks[i],
       m.middle[i],
       signed(p),
@@ -60,8 +62,8 @@ export function showScores(m) {
   });
   $("score-rows").replaceChildren(...rows);
   const lines = [];
-  lines.push(m.caller !== null ? fmt(T.stop_by, { name: seats[m.caller] ? seats[m.caller].name : "" }) : T.deadlock);
-  if (m.game_over && m.winners.length) lines.push(fmt(T.winner, { names: m.winners.map((w) => (seats[w] ? seats[w].name : w)).join(" & ") }));
+  lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
+  if (m.game_over && m.winners.length) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
   $("scores-next").textContent = lines.join(" ");
   clearInterval(scoresTimer);
   if (m.next_round_at) {

@@ -14,7 +14,7 @@ export const state = {
   pending: new Map(), // ref -> {action, source}
   clockOffset: 0, // server clock minus local clock, ms
   joinName: null,
-  chooser: null, // {source, actions}
+  chooser: null, // {source, card, actions, lost: Set of pile ids, drag}
   watchFallback: false,
   returning: null, // {source, until}: a card flying back after a lost race
   takenOver: false, // the seat is played on another device now: stay quiet
@@ -70,9 +70,9 @@ export function setTable(table) {
   state.table = table;
 }
 
+// A new view keeps a chosen card: input.js updates its piles in place.
 export function setView(view) {
   state.view = view;
-  state.chooser = null;
 }
 
 // A move on its way: its ref comes back with the answer.
@@ -98,6 +98,7 @@ export function leaveSeat() {
   state.takenOver = true;
   state.seat = null;
   state.host = false;
+  state.chooser = null;
   state.pending.clear();
 }
 

@@ -14,18 +14,27 @@ import { renderBoard } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
-import { $, T, setConnection, toast } from "./page.js";
+import { $, T, feedback, initFeedback, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
 import { connect, listen, send } from "./socket.js";
 import * as S from "./state.js";
 
 const { state } = S;
 
-// A new view drops a pile choice (its marks go with the redrawn cards).
+// A new view keeps a chosen card and updates its piles (input.js).
 function setView(view, change) {
   S.setView(view);
-  $("chooser-hint").hidden = true;
   renderBoard(change);
+}
+
+// A quick game or a practice round starts as soon as the host's page has
+// the table (like "Play again"): one tap from the start page to the countdown.
+let autostarted = false;
+function autostart() {
+  const t = state.table;
+  if (autostarted || root.dataset.autostart !== "1" || !state.host || !t || t.phase !== "lobby") return;
+  autostarted = true;
+  send("start");
 }
 
 function handle(m) {
@@ -34,6 +43,7 @@ function handle(m) {
       S.welcome(m);
       setConnection(m.seat === null ? T.watching : "");
       renderTable();
+      autostart();
       break;
     case "table":
       S.setTable(m.table);
@@ -58,6 +68,7 @@ function handle(m) {
       break;
     case "taken_over":
       onTakenOver();
+      if (state.view) renderBoard(null); // no more "playable" outlines here
       break;
     default:
       break;
@@ -81,6 +92,7 @@ function onRefused(m) {
     S.sendBack(move.source);
     if (state.view) renderBoard(null);
     toast(m.code === "pile_taken" ? T.too_slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
+    if (m.code === "pile_taken") feedback("slow");
     return;
   }
   if (m.code === "bad_token") S.forgetToken();
@@ -95,6 +107,7 @@ function onRefused(m) {
 }
 
 S.takeTokenFromFragment();
+initFeedback();
 initDevice();
 initLobby();
 initInput();
