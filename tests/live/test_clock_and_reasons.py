@@ -17,7 +17,11 @@ def test_a_manual_clock_fires_due_timers_in_order_only_when_advanced() -> None:
     clock = ManualClock(start=100.0)
     fired: list[str] = []
     clock.call_later(0.2, lambda: fired.append("late"))
-    clock.call_later(0.1, lambda: clock.call_later(0.05, lambda: fired.append("chained")))
+
+    def chain() -> None:
+        clock.call_later(0.05, lambda: fired.append("chained"))
+
+    clock.call_later(0.1, chain)
     clock.call_later(0.1, lambda: fired.append("early")).cancel()
     assert fired == [] and clock.pending == 2
     clock.advance(0.15)

@@ -14,8 +14,7 @@ from starlette.testclient import WebSocketTestSession
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
-from .test_table_ws import join
-from .wire import FAST, receive_until, send
+from .wire import FAST, join, receive_until, send
 
 
 @pytest.fixture

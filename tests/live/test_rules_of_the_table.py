@@ -26,8 +26,7 @@ from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 from ligretto.web.play.routes import CreateTable, EndIn, OptionsIn
 
-from .test_table_ws import join, open_table
-from .wire import receive_until, send
+from .wire import join, open_table, receive_until, send
 
 # --------------------------------------------------------------------------
 # names (T1)

@@ -8,8 +8,7 @@ from fastapi.testclient import TestClient
 
 from ligretto.live.table import TableSettings
 
-from .test_table_ws import RACE, join, open_table, started_two_player_table
-from .wire import receive_until, send
+from .wire import RACE, join, open_table, receive_until, send, started_two_player_table
 
 
 def test_a_second_device_takes_the_seat_over(

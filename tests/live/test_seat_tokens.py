@@ -12,8 +12,7 @@ from ligretto.live.protocol import Reason
 from ligretto.live.seating import Seating, SeatingError
 from ligretto.live.table import TableSettings
 
-from .test_table_ws import RACE, join, open_table, started_two_player_table
-from .wire import receive_until, send
+from .wire import RACE, join, open_table, receive_until, send, started_two_player_table
 
 HOST = "host-token-1234"
 

@@ -343,9 +343,9 @@ def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
 
 def test_a_bot_that_loses_a_race_plans_again() -> None:
     """R3: the bot's card stays where it was and the bot looks again; it must not stall."""
-    from .test_table_ws import race_position
+    from .wire import race_position
 
-    async def scenario() -> list[tuple[int, str]]:
+    async def scenario() -> list[tuple[int | None, str]]:
         clock = ManualClock()
         settings = dataclasses.replace(FAST, bot_pace=0.05, dealer=race_position, clock=clock)
         # The bot wants R2 onto pile 0 as well.

@@ -6,67 +6,12 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable
-from typing import Any
 
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from ligretto.live.table import TableSettings
-from ligretto.rules.options import RuleOptions
-from ligretto.rules.round import Round
 
-from .wire import FAST, receive_until, send
-
-STACK = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
-
-
-def race_position(players: int, seed: int, options: RuleOptions) -> Round:
-    """Pile 0 is R1; both seats have R2 open in row position 0 (R3 race)."""
-    seat = {"stack": STACK, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]}
-    return Round.from_snapshot(
-        {
-            "players": players,
-            "options": options.to_dict(),
-            "seats": [seat, seat],
-            "middle": [{"id": 0, "cards": [{"card": "R1", "owner": 1}]}],
-        },
-        seed=seed,
-        fill_hand=True,
-    )
-
-
-RACE = dataclasses.replace(FAST, dealer=race_position)
-
-
-def open_table(client: TestClient, **spec: Any) -> dict[str, Any]:
-    response = client.post("/api/tables", json={"seats": 2, "name": "Anna", **spec})
-    assert response.status_code == 201, response.text
-    body: dict[str, Any] = response.json()
-    return body
-
-
-def join(ws: WebSocketTestSession, **fields: Any) -> dict[str, Any]:
-    send(ws, "join", **fields)
-    return receive_until(ws, "welcome", "refused")
-
-
-def started_two_player_table(
-    client: TestClient,
-) -> tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession, dict[str, Any]]:
-    table = open_table(client)
-    url = f"/play/{table['code']}/ws"
-    anna = client.websocket_connect(url).__enter__()
-    ben = client.websocket_connect(url).__enter__()
-    assert join(anna, token=table["host_token"])["seat"] == 0
-    welcome_ben = join(ben, name="Ben")
-    assert welcome_ben["seat"] == 1
-    send(anna, "start")
-    for ws in (anna, ben):
-        receive_until(ws, "countdown")
-        table_msg = receive_until(ws, "table")
-        while table_msg["table"]["phase"] != "playing":
-            table_msg = receive_until(ws, "table")
-    return table, anna, ben, welcome_ben
+from .wire import FAST, RACE, join, open_table, receive_until, send, started_two_player_table
 
 
 def test_join_by_name_takes_a_free_seat_and_gets_a_token(client: TestClient) -> None:
@@ -183,7 +128,7 @@ def test_flooding_is_refused_but_the_connection_survives(client: TestClient) -> 
         join(ws)
         for _ in range(80):
             send(ws, "ping")
-        codes = []
+        codes: list[str] = []
         pongs = 0
         while pongs < 25 or not codes:
             message = ws.receive_json()

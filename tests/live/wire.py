@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
+from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from ligretto.live.table import TableSettings
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.round import Round
 
 FAST = TableSettings(countdown=0.0, between_rounds=0.05, away_after=0.2, bot_pace=0.01, seed=7)
 
@@ -23,3 +27,55 @@ def receive_until(ws: WebSocketTestSession, *types: str, limit: int = 500) -> di
         if message["type"] in types:
             return message
     raise AssertionError(f"no {types} within {limit} messages")
+
+
+STACK = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
+
+
+def race_position(players: int, seed: int, options: RuleOptions) -> Round:
+    """Pile 0 is R1; both seats have R2 open in row position 0 (R3 race)."""
+    seat = {"stack": STACK, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]}
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": options.to_dict(),
+            "seats": [seat, seat],
+            "middle": [{"id": 0, "cards": [{"card": "R1", "owner": 1}]}],
+        },
+        seed=seed,
+        fill_hand=True,
+    )
+
+
+RACE = dataclasses.replace(FAST, dealer=race_position)
+
+
+def open_table(client: TestClient, **spec: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"seats": 2, "name": "Anna", **spec})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def join(ws: WebSocketTestSession, **fields: Any) -> dict[str, Any]:
+    send(ws, "join", **fields)
+    return receive_until(ws, "welcome", "refused")
+
+
+def started_two_player_table(
+    client: TestClient,
+) -> tuple[dict[str, Any], WebSocketTestSession, WebSocketTestSession, dict[str, Any]]:
+    table = open_table(client)
+    url = f"/play/{table['code']}/ws"
+    anna = client.websocket_connect(url).__enter__()
+    ben = client.websocket_connect(url).__enter__()
+    assert join(anna, token=table["host_token"])["seat"] == 0
+    welcome_ben = join(ben, name="Ben")
+    assert welcome_ben["seat"] == 1
+    send(anna, "start")
+    for ws in (anna, ben):
+        receive_until(ws, "countdown")
+        table_msg = receive_until(ws, "table")
+        while table_msg["table"]["phase"] != "playing":
+            table_msg = receive_until(ws, "table")
+    return table, anna, ben, welcome_ben

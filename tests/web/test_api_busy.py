@@ -135,7 +135,8 @@ def test_a_page_write_behind_a_held_lock_gets_a_translated_503_page(
     before = game.get()
     with lock_held(database_url, game.id):
         response = client.post(
-            f"/g/{game.id}/edit/{game.token}/finish",
+            f"/g/{game.id}/edit/finish",
+            data={"token": game.token},  # the edit token travels in the form, not the path
             headers={"Accept-Language": "de"},
             follow_redirects=False,
         )

@@ -63,6 +63,7 @@ def test_limits_count_per_client_address(tmp_path: Path) -> None:
     with make_client(tmp_path, rate_create_table="1/minute") as one:
         assert one.post("/play/quick", data={"name": "Anna"}, follow_redirects=False).is_redirect
         assert one.post("/play/quick", data={"name": "Anna"}).status_code == 429
+        assert one.post("/play/practice", data={"name": "Anna"}).status_code == 429
         other = TestClient(one.app, client=("198.51.100.2", 40000))
         assert other.post("/play/quick", data={"name": "Ben"}, follow_redirects=False).is_redirect
 

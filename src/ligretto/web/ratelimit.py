@@ -49,7 +49,7 @@ RULES: Sequence[RateRule] = (
     RateRule(
         "create_table",
         frozenset({"POST"}),
-        re.compile(r"/play/?|/play/quick/?|/api/tables/?"),
+        re.compile(r"/play/?|/play/quick/?|/play/practice/?|/api/tables/?"),
     ),
     # Creating a Tafel game, from the start page's form or the API.
     RateRule("create_game", frozenset({"POST"}), re.compile(r"/?|/api/games/?")),

@@ -208,7 +208,7 @@ def test_a_name_refused_in_german_is_refused_in_german(app_client: TestClient) -
 )
 @given(
     name=st.text(
-        st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+        st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"),
         min_size=1,
         max_size=MAX_NAME_LENGTH,
     )
