@@ -26,7 +26,7 @@ def test_codes_are_short_unambiguous_and_found_in_any_case() -> None:
         assert registry.get("NOSUCH") is None
         await registry.stop()
         assert len(registry) == 0
-        assert all(t._task is not None and t._task.done() for t in tables)
+        assert all(t.task is not None and t.task.done() for t in tables)
 
     asyncio.run(scenario())
 
@@ -35,7 +35,7 @@ def test_a_table_nobody_touches_is_stopped() -> None:
     async def scenario() -> None:
         registry = TableRegistry(settings=TableSettings(idle_after=0.1))
         table = registry.create(seats=2, options=RuleOptions(), end=EndCondition())
-        assert table._task is not None
+        assert table.task is not None
         # Wait for the reaper (it looks every 0.05 s here), not for a fixed
         # time: on a busy machine the loop may wake late, and the table's
         # task ends a few steps after it left the index.
@@ -44,8 +44,8 @@ def test_a_table_nobody_touches_is_stopped() -> None:
         while registry.get(table.code) is not None:
             assert loop.time() < deadline, "the idle table was never stopped"
             await asyncio.sleep(0.01)
-        await asyncio.wait({table._task}, timeout=30)
-        assert table._task.done()
+        await asyncio.wait({table.task}, timeout=30)
+        assert table.task.done()
         await registry.stop()
 
     asyncio.run(scenario())

@@ -105,7 +105,7 @@ def test_the_openapi_schema_of_the_models_is_unchanged() -> None:
     defs = CreateTable.model_json_schema()["$defs"]
     assert defs["OptionsIn"] == {
         "additionalProperties": False,
-        "description": "Every rule option of ``RuleOptions`` (RULES.md), with its default.",
+        "description": "Every rule option of ``RuleOptions`` (docs/rules.md), with its default.",
         "properties": {
             "deadlock": {
                 "default": "end",

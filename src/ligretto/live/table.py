@@ -252,6 +252,11 @@ class Table:
     # life cycle
     # ------------------------------------------------------------------
 
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The table's task while it runs (None before :meth:`start_task`)."""
+        return self._task
+
     def start_task(self) -> asyncio.Task[None]:
         self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.code}")
         return self._task

@@ -1,6 +1,6 @@
 """HTTP and WebSocket routes of online play.
 
-Thin by design (STYLE.md, boardgame.io's server): a route parses, hands a
+Thin by design (like boardgame.io's server): a route parses, hands a
 validated message to the table, and forwards what the table answers.  The
 table (``ligretto.live.table``) owns all game logic.
 """
@@ -169,7 +169,7 @@ def registry_of(app: object) -> TableRegistry:
 
 @pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
 class OptionsIn(RuleOptions):
-    """Every rule option of ``RuleOptions`` (RULES.md), with its default."""
+    """Every rule option of ``RuleOptions`` (docs/rules.md), with its default."""
 
 
 @pydantic_dataclass(frozen=True, config=ConfigDict(extra="forbid"))
