@@ -442,7 +442,9 @@ def test_the_practice_round_is_played_to_its_end_by_following_the_hints(
         except Exception:  # the view changed under the click: look again
             pass
         page.wait_for_timeout(150)
-    expect(scores).to_contain_text("Ligretto Stop")
+    # The deal is random: the round ends with a Ligretto Stop or, rarely, with
+    # nobody able to play any more (R4); either way it was played to its end.
+    expect(scores).to_contain_text(re.compile(r"Ligretto Stop|Nobody could play any more"))
     shoot(page, "play-phone-practice-end")
     # The hints came from the legal actions: plays and turning three.
     assert any("fits: tap it" in text for text in said), said
