@@ -41,6 +41,8 @@ def enter_stacks(page: Page, caller: int | None, stacks: dict[int, int]) -> None
 
 
 def enter_middle(page: Page, middle: dict[int, int]) -> None:
+    # The middle step follows the saved stacks; the save may still be on its way.
+    page.locator("#middle-0").wait_for(timeout=30_000)
     for seat, count in middle.items():
         page.locator(f"#middle-{seat}").fill(str(count))
     page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
