@@ -308,7 +308,10 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 if conn.strikes > _MAX_STRIKES:
                     conn.close(CLOSE_POLICY)
                 continue
-            conn.strikes = 0
+            # A message within the rate takes one strike back (not all of them):
+            # a client that floods steadily gets a few messages through every
+            # second and must still reach the limit, however the refills fall.
+            conn.strikes = max(0, conn.strikes - 1)
             try:
                 message = parse_client_message(raw)
             except ProtocolError as exc:
