@@ -42,7 +42,7 @@ def test_a_table_seats_exactly_the_names_the_tafel_takes(raw: str) -> None:
     except InvalidNameError:
         expected = None
     try:
-        seat = seating.sit_down(conn, raw, lobby=True)
+        seat, _token = seating.sit_down(conn, raw, lobby=True)
     except SeatingError as exc:
         assert expected is None
         assert exc.code is Reason.BAD_NAME

@@ -126,14 +126,13 @@ def test_revoking_the_hosts_own_seat_leaves_it_to_the_host_token() -> None:
     seating = Seating(2, HOST)
     seating.seat_host(0, "Anna")
     phone = Connection()
-    seat, _ = seating.claim(phone, None, HOST)
+    seat, leaked, _ = seating.claim(phone, None, HOST)
     assert seat is seating[0]
-    leaked = seat.token
-    assert leaked is not None
+    assert leaked is not None and seating.by_token(leaked) is seat
     seat, displaced = seating.revoke(0)
     assert displaced == [phone] and phone.taken_over and phone.seat is None
-    assert seat.token != leaked and seating.by_token(leaked) is None
-    back, _ = seating.claim(Connection(), None, HOST)
+    assert seating.by_token(leaked) is None
+    back, _, _ = seating.claim(Connection(), None, HOST)
     assert back is seating[0]
     try:
         seating.revoke(1)

@@ -12,9 +12,11 @@ from ligretto.live.seating import BotSpec, Seating, SeatingError
 def test_a_person_sits_in_the_first_free_chair_under_a_clean_unique_name() -> None:
     seating = Seating(3, "host-token-1234")
     seating.seat_host(0, "  Anna  ")
-    seat = seating.sit_down(Connection(), " Ben   Berg ", lobby=True)
+    seat, token = seating.sit_down(Connection(), " Ben   Berg ", lobby=True)
     assert (seat.index, seat.name, seat.kind) == (1, "Ben Berg", "human")
-    assert seat.token is not None and seating.by_token(seat.token) is seat
+    assert seating.by_token(token) is seat
+    # Only the token's hash is kept.
+    assert seat.token_hash is not None and token not in seat.token_hash
     with pytest.raises(SeatingError) as taken:
         seating.sit_down(Connection(), "anna", lobby=True)
     assert taken.value.code is Reason.NAME_TAKEN
@@ -54,10 +56,12 @@ def test_a_token_on_a_new_connection_takes_the_seat_over() -> None:
     seating = Seating(2, "host-token-1234")
     seating.seat_host(0, "Anna")
     first, second = Connection(), Connection()
-    assert seating.claim(first, "host-token-1234") == (seating[0], [])
+    seat, token, displaced = seating.claim(first, "host-token-1234")
+    assert (seat, displaced) == (seating[0], []) and token is not None
     assert first.host and first.seat == 0
-    seat, displaced = seating.claim(second, "host-token-1234")
+    seat, fresh, displaced = seating.claim(second, "host-token-1234")
     assert seat is seating[0] and displaced == [first]
+    assert fresh != token and seating.by_token(token) is None and seating.by_token(fresh or "")
     # mypy narrowed these from the asserts above; the take-over changed them.
     assert (first.seat, first.host, first.taken_over) == (None, False, True)  # type: ignore[comparison-overlap]
     assert seating[0].conns == {second}

@@ -25,8 +25,15 @@ def test_sqlite_uses_wal_and_synchronous_full(tmp_path: Path) -> None:
 def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None:
     migrate(engine)  # the fixture migrated once already
     tables = set(inspect(engine).get_table_names())
-    assert {"tafel_games", "tafel_rounds", "tafel_events", "alembic_version"} <= tables
+    assert {
+        "tafel_games",
+        "tafel_rounds",
+        "tafel_events",
+        "live_tables",
+        "live_table_actions",
+        "alembic_version",
+    } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0001_tafel"
+            "0002_live_tables"
         )

@@ -53,7 +53,7 @@ class BotDriver:
     def __init__(
         self,
         rng: random.Random,
-        schedule: Callable[[float, BotMove], None],
+        schedule: Callable[[float, BotMove], object],
         *,
         stand_in: StandIn,
         pace: float = 1.0,

@@ -21,6 +21,10 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 #: The host revoked the seat link this connection played with.
 CLOSE_REVOKED = 4403
+#: No table has this code (the page stops reconnecting).
+CLOSE_NO_TABLE = 4404
+#: The table has closed (could not be restored, or was over); the page says why.
+CLOSE_GONE = 4410
 
 _ids = itertools.count(1)
 
@@ -32,6 +36,7 @@ class Connection:
         "bucket",
         "close_code",
         "host",
+        "host_token",
         "id",
         "joined",
         "outbox",
@@ -49,6 +54,8 @@ class Connection:
         self.joined = False
         self.seat: int | None = None
         self.host = False
+        # The host token this connection joined with (echoed in "welcome").
+        self.host_token: str | None = None
         self.overflowed = False
         # Refusals for flooding in a row; too many and the socket is closed.
         self.strikes = 0

@@ -66,6 +66,12 @@ class TableState(Protocol):
     def tafel_url(self) -> str | None: ...
     @property
     def totals(self) -> list[int] | None: ...
+    @property
+    def stuck_offered(self) -> bool: ...
+    @property
+    def stuck_agreed(self) -> set[int]: ...
+    @property
+    def resuming(self) -> bool: ...
 
 
 # --------------------------------------------------------------------------
@@ -98,6 +104,9 @@ def table_info(state: TableState) -> TableInfo:
         tafel_url=state.tafel_url,
         totals=state.totals,
         watchers=len(state.seating.watchers),
+        stuck_offered=state.stuck_offered,
+        stuck_agreed=sorted(state.stuck_agreed),
+        resuming=state.resuming,
     )
 
 
@@ -112,14 +121,16 @@ def welcome(state: TableState, conn: Connection, token: str | None, now: float) 
         seat=conn.seat,
         token=token,
         host=conn.host,
-        host_token=state.seating.host_token if conn.host else None,
+        host_token=conn.host_token if conn.host else None,
         server_now=now,
         table=table_info(state),
     ).model_dump_json()
 
 
-def countdown(round_no: int, start_at: float, now: float) -> str:
-    return Countdown(round_no=round_no, start_at=start_at, server_now=now).model_dump_json()
+def countdown(round_no: int, start_at: float, now: float, *, resume: bool = False) -> str:
+    return Countdown(
+        round_no=round_no, start_at=start_at, server_now=now, resume=resume
+    ).model_dump_json()
 
 
 def pong(t: float | None, now: float) -> str:
@@ -251,7 +262,7 @@ def send_events(
     seq: int,
     seating: Seating,
     *,
-    by: int,
+    by: int | None,
     action: str,
     events: list[str],
     mover: Connection | None,
@@ -261,7 +272,8 @@ def send_events(
     shared = _shared_view_json(rnd)
     head = (
         f'{{"v":1,"type":"events","round_no":{round_no},"seq":{seq},'
-        f'"seat":{by},"action":{_dumps(action)},"events":{_dumps(events)},"view":'
+        f'"seat":{"null" if by is None else by},"action":{_dumps(action)},'
+        f'"events":{_dumps(events)},"view":'
     )
     for seat in seating:
         if not seat.conns:

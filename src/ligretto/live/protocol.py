@@ -91,6 +91,8 @@ class Reason(StrEnum):
     GAME_OVER = "game_over"
     GAME_NOT_OVER = "game_not_over"
     TAKEN_OVER = "taken_over"
+    NOT_STUCK = "not_stuck"
+    TABLE_CLOSED = "table_closed"
 
 
 class _Message(BaseModel):
@@ -185,6 +187,15 @@ class PlayAgain(_Message):
     type: Literal["play_again"]
 
 
+class Stuck(_Message):
+    """A person at the table agrees that the round is stuck (R4), once
+    ``stuck_offered`` says no card has gone to the middle for a while.
+    When every person present agreed, the round is settled as a deadlock
+    under the table's ``deadlock`` option."""
+
+    type: Literal["stuck"]
+
+
 class Ping(_Message):
     """Keep-alive; answered with ``pong`` carrying the server clock."""
 
@@ -193,7 +204,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Move | AddBot | RemoveBot | RevokeSeat | Start | PlayAgain | Ping,
+    Join | Move | AddBot | RemoveBot | RevokeSeat | Start | PlayAgain | Stuck | Ping,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -263,6 +274,12 @@ class TableInfo(BaseModel):
     tafel_url: str | None = None
     totals: list[int] | None = None
     watchers: int = 0
+    # R4 stall guard: no card went to the middle for a while; the seats
+    # of the people who agreed to "We're stuck" so far.
+    stuck_offered: bool = False
+    stuck_agreed: list[int] = []
+    # Restored after a restart: the countdown says "Resuming…".
+    resuming: bool = False
 
 
 class Welcome(_Message):
@@ -297,6 +314,9 @@ class Countdown(_Message):
     round_no: int
     start_at: float
     server_now: float
+    # The round was dealt before a server restart and goes on where it
+    # stood ("Resuming… 3 2 1") instead of starting.
+    resume: bool = False
 
 
 # The legal actions in a view: each one structured, with its exact text
@@ -414,7 +434,8 @@ class EventsMessage(_Message):
     type: Literal["events"] = "events"
     round_no: int
     seq: int
-    seat: int
+    # ``None`` for what the table did itself (``stuck``, R4).
+    seat: int | None
     action: str
     events: list[str]
     view: dict[str, Any]

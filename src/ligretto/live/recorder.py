@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
@@ -31,7 +32,9 @@ class TafelRecorder:
         self.scorekeeper = scorekeeper
         self.code = code
         self._post = post
-        self._opening: asyncio.Task[str | None] | None = None
+        self._opening: asyncio.Task[tuple[str, str] | None] | None = None
+        # The game rounds are written to once it is open (or restored).
+        self._link: tuple[str, str] | None = None
         self._recording: asyncio.Task[None] | None = None
 
     def board_url(self, game_id: str) -> str:
@@ -42,13 +45,15 @@ class TafelRecorder:
         names: list[str],
         end: EndCondition,
         options: RuleOptions,
-        opened: Callable[[str], None],
+        opened: Callable[[str, str], None],
     ) -> None:
-        """Open a Tafel game for these seats (T1); ``opened`` gets its id."""
+        """Open a Tafel game for these seats (T1); ``opened`` gets its id
+        and edit token (the table stores both to keep writing after a
+        restart)."""
 
-        async def open_it() -> str | None:
+        async def open_it() -> tuple[str, str] | None:
             try:
-                game_id = await asyncio.to_thread(
+                game_id, token = await asyncio.to_thread(
                     self.scorekeeper.create_game,
                     names,
                     end,
@@ -58,28 +63,45 @@ class TafelRecorder:
             except Exception:
                 log.exception("table %s: opening its Tafel game failed", self.code)
                 return None
-            self._post(lambda: opened(game_id))
-            return game_id
+            self._link = (game_id, token)
+            self._post(lambda: opened(game_id, token))
+            return game_id, token
 
+        self._link = None
         self._opening = asyncio.get_running_loop().create_task(open_it())
 
+    def reopen(self, game_id: str, token: str) -> None:
+        """Write to a game opened before a restart."""
+        self._opening, self._link = None, (game_id, token)
+
     def record(
-        self, round_no: int, result: RoundResult, scored: Callable[[Standing | None], None]
+        self,
+        round_no: int,
+        result: RoundResult,
+        scored: Callable[[Standing | None], None],
+        *,
+        number: int,
     ) -> None:
         """Enter a finished round, stacks then middle (T2, T3), on the game
-        opened last; ``scored`` gets the Tafel's standing, or ``None`` if the
-        board failed (the round is still shown)."""
+        opened last as its round ``number``; ``scored`` gets the Tafel's
+        standing, or ``None`` if the board failed (the round is still shown)."""
         opening = self._opening
         stacks = [s.stack for s in result.seats]
         middle = [s.middle for s in result.seats]
 
+        restored = self._link
+
         async def record_it() -> None:
             standing: Standing | None = None
-            game_id = await opening if opening is not None else None
-            if game_id is not None:
+            link = await opening if opening is not None else restored
+            if link is not None:
                 try:
                     standing = await asyncio.to_thread(
-                        self.scorekeeper.record_round, game_id, stacks, middle
+                        partial(self.scorekeeper.record_round, number=number),
+                        link[0],
+                        link[1],
+                        stacks,
+                        middle,
                     )
                 except Exception:
                     log.exception("table %s: recording round %d failed", self.code, round_no)

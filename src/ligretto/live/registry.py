@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from collections.abc import Sequence
 
+from ligretto.live.journal import Journal
+from ligretto.live.persistence import RestoreError, restore_table
+from ligretto.live.phase import Phase
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.live.tokens import new_token
 from ligretto.rules.options import RuleOptions
+from ligretto.store.live_tables import LiveTableStore
+
+log = logging.getLogger(__name__)
 
 # No 0/O, 1/I/L: a code is read aloud across a table and typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -21,6 +28,10 @@ CODE_LENGTH = 6
 MAX_TABLES = 2000
 #: How often the registry looks for idle tables, at most (seconds).
 REAP_EVERY = 60.0
+
+#: Why a table was closed (stored with it; the page says it in words).
+CLOSED_IDLE = "idle"
+CLOSED_GAME_OVER = "game_over"
 
 
 class TableCapError(Exception):
@@ -41,7 +52,14 @@ class TableRegistry:
 
     Each table runs as its own task; the registry only keeps the index.
     A table nobody has been connected to for its ``idle_after``
-    (``TableSettings``) is stopped and removed.
+    (``TableSettings``), or whose game is over and nobody has been
+    connected to for its ``closed_after_game``, is stopped, removed and
+    marked closed.
+
+    With a ``store`` the tables outlive the process: what they do is
+    written in batches by a :class:`~ligretto.live.journal.Journal`, a
+    stop (:meth:`stop`) writes everything, and :meth:`restore` brings the
+    open tables back on start (docs/online-play.md).
     """
 
     def __init__(
@@ -50,11 +68,16 @@ class TableRegistry:
         scorekeeper: ScoreKeeper | None = None,
         settings: TableSettings | None = None,
         max_tables: int = MAX_TABLES,
+        store: LiveTableStore | None = None,
     ) -> None:
         self.scorekeeper = scorekeeper
         self.settings = settings or TableSettings()
         self.max_tables = max_tables
+        self.store = store
+        self.journal = Journal(store) if store is not None else None
         self._tables: dict[str, Table] = {}
+        # Tables closed by this process, and why (the page says so).
+        self._closed: dict[str, str] = {}
         self._reaper: asyncio.Task[None] | None = None
 
     def __len__(self) -> int:
@@ -95,18 +118,63 @@ class TableRegistry:
             bots=bots,
             scorekeeper=self.scorekeeper,
             settings=settings or self.settings,
+            journal=self.journal,
         )
-        self._tables[code] = table
+        self._add(table)
+        table.note()
+        return table
+
+    def _add(self, table: Table) -> None:
+        self._tables[table.code] = table
         table.start_task()
         if self._reaper is None:
             self._reaper = asyncio.get_running_loop().create_task(self._reap())
-        return table
 
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self._tables:
+            if code not in self._tables and code not in self._closed:
                 return code
+
+    async def restore(self) -> list[str]:
+        """Bring back every table that was open when the server stopped
+        (same code, seats, tokens and cards); return their codes.
+
+        A table that cannot be rebuilt is closed with the reason instead
+        (its Tafel game keeps its rounds); :meth:`closed_reason` tells it.
+        """
+        if self.store is None or self.journal is None:
+            return []
+        restored: list[str] = []
+        for stored in await asyncio.to_thread(self.store.open_tables):
+            try:
+                table = restore_table(
+                    stored,
+                    scorekeeper=self.scorekeeper,
+                    settings=self.settings,
+                    journal=self.journal,
+                )
+            except RestoreError as exc:
+                log.warning("table %s cannot be restored: %s", stored.code, exc)
+                self._closed[stored.code] = exc.reason
+                self.journal.closed(stored.code, exc.reason)
+                continue
+            self._add(table)
+            restored.append(table.code)
+        return restored
+
+    async def closed_reason(self, code: str) -> str | None:
+        """Why the table ``code`` was closed (``""``: no reason kept), or
+        ``None`` when no table with this code was closed."""
+        code = code.upper()
+        if code in self._closed:
+            return self._closed[code]
+        if self.store is None or len(code) > 16:
+            return None
+        try:
+            return await asyncio.to_thread(self.store.closed_reason, code)
+        except Exception:  # the database is away: say only that there is no table
+            return None
 
     async def _reap(self) -> None:
         while True:
@@ -121,15 +189,25 @@ class TableRegistry:
         ``ManualClock`` and call this).  The rounds already played stay on
         the table's Tafel game.
         """
-        gone = [
-            code
+        gone = {
+            code: (CLOSED_GAME_OVER if table.phase == Phase.GAME_OVER else CLOSED_IDLE)
             for code, table in self._tables.items()
-            if not table.has_connections() and table.idle_for() >= table.settings.idle_after
-        ]
-        for code in gone:
+            if not table.has_connections()
+            and (
+                table.idle_for() >= table.settings.idle_after
+                or (
+                    table.phase == Phase.GAME_OVER
+                    and table.idle_for() >= table.settings.closed_after_game
+                )
+            )
+        }
+        for code, reason in gone.items():
             table = self._tables.pop(code)
             await table.stop()
-        return gone
+            self._closed[code] = reason
+            if self.journal is not None:
+                self.journal.closed(code, reason)
+        return list(gone)
 
     async def stop(self) -> None:
         """Stop every table (server shutdown)."""
@@ -141,3 +219,6 @@ class TableRegistry:
         tables, self._tables = list(self._tables.values()), {}
         for table in tables:
             await table.stop()
+        if self.journal is not None:
+            # Everything the tables did is written: a stop loses nothing.
+            await self.journal.close()

@@ -55,12 +55,16 @@ class ScoreKeeper(Protocol):
 
     def create_game(
         self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
-    ) -> str:
-        """Open a Tafel game for these seats; return its id."""
+    ) -> tuple[str, str]:
+        """Open a Tafel game for these seats; return its id and edit token."""
         ...
 
-    def record_round(self, game_id: str, stacks: list[int], middle: list[int]) -> Standing:
-        """Enter one finished round, stacks first then the middle (T2, T3)."""
+    def record_round(
+        self, game_id: str, token: str, stacks: list[int], middle: list[int], *, number: int
+    ) -> Standing:
+        """Enter one finished round, stacks first then the middle (T2, T3),
+        as the game's round ``number`` — unless it has that many rounds
+        already (written just before a restart: never twice)."""
         ...
 
     def board_url(self, game_id: str) -> str:

@@ -16,7 +16,7 @@ from typing import Literal
 from ligretto.live.botseat import BotBrain
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
-from ligretto.live.tokens import new_token, same_token
+from ligretto.live.tokens import matches, new_token, token_hash
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 
@@ -40,7 +40,9 @@ class Seat:
     index: int
     kind: Literal["empty", "human", "bot"] = "empty"
     name: str | None = None
-    token: str | None = None
+    # Only the hash of the seat's token is kept (and stored): the token
+    # itself is handed out once, to whoever takes the seat.
+    token_hash: str | None = None
     strategy: str | None = None
     level: str | None = None
     conns: set[Connection] = field(default_factory=set)
@@ -61,6 +63,12 @@ class Seat:
     def bot_plays(self) -> bool:
         """A bot moves for this seat: a bot's, or an away person's stand-in."""
         return self.kind == "bot" or (self.kind == "human" and self.away)
+
+    def issue_token(self) -> str:
+        """A fresh token for this seat (the one before stops working)."""
+        token = new_token()
+        self.token_hash = token_hash(token)
+        return token
 
     def replan(self) -> None:
         """Who plays or what is dealt changed: a bot move on its way is stale."""
@@ -103,9 +111,13 @@ def seat_name(raw: str) -> str:
 class Seating:
     """The chairs of one table and the connections at it."""
 
-    def __init__(self, count: int, host_token: str) -> None:
+    def __init__(self, count: int, host_token: str | None, *, host_hash: str | None = None) -> None:
         self.seats = [Seat(i) for i in range(count)]
+        # The host token itself is known only to the process that opened
+        # the table (to hand it to the host once); a restored table knows
+        # its hash only.
         self.host_token = host_token
+        self.host_hash = host_hash if host_hash is not None else token_hash(host_token or "")
         self.watchers: set[Connection] = set()
 
     def __len__(self) -> int:
@@ -132,11 +144,11 @@ class Seating:
         return bool(self.watchers) or any(s.conns for s in self.seats)
 
     def is_host_token(self, token: str) -> bool:
-        return same_token(token, self.host_token)
+        return matches(token, self.host_hash)
 
     def by_token(self, token: str) -> Seat | None:
         for seat in self.seats:
-            if seat.token is not None and same_token(token, seat.token):
+            if seat.token_hash is not None and matches(token, seat.token_hash):
                 return seat
         return None
 
@@ -146,7 +158,7 @@ class Seating:
 
     def claim(
         self, conn: Connection, token: str | None, host_token: str | None = None
-    ) -> tuple[Seat | None, list[Connection]]:
+    ) -> tuple[Seat | None, str | None, list[Connection]]:
         """Join with tokens: the host role and/or a seat.
 
         ``token`` is a seat token (or, as protocol version 1 always allowed,
@@ -157,8 +169,8 @@ class Seating:
 
         A claimed seat gets a fresh token (:meth:`take_over`): the one just
         used stops working.  Returns the seat (``None``: a host without
-        one) and the connections that held it until now; they hold nothing
-        any more and must be told so.
+        one), its new token, and the connections that held it until now;
+        they hold nothing any more and must be told so.
         """
         host = False
         seat: Seat | None = None
@@ -177,17 +189,18 @@ class Seating:
             seat = self.host_seat()
         if host:
             conn.host = True
+            conn.host_token = host_token if host_token is not None else token
         if seat is None:
-            return None, []
-        displaced = self.take_over(seat)
+            return None, None, []
+        fresh, displaced = self.take_over(seat)
         conn.seat = seat.index
         seat.conns.add(conn)
         seat.presence += 1
         if seat.away:
             seat.come_back()
-        return seat, displaced
+        return seat, fresh, displaced
 
-    def take_over(self, seat: Seat) -> list[Connection]:
+    def take_over(self, seat: Seat) -> tuple[str, list[Connection]]:
         """The seat was claimed on a new connection: it plays the seat now.
 
         One seat, one player: the connections that held the seat until now
@@ -195,7 +208,8 @@ class Seating:
         not closed yet) hold nothing any more — no seat, no host role, no
         further messages from the table.  Whatever they send is refused
         (``taken_over``).  The seat gets a fresh token, so the link just
-        used (and any copy of it) no longer takes the seat.
+        used (and any copy of it) no longer takes the seat.  Returns the
+        new token and the displaced connections.
         """
         return self._displace(seat)
 
@@ -210,20 +224,21 @@ class Seating:
         seat = self.seats[index] if index < len(self.seats) else None
         if seat is None or seat.kind != "human":
             raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
-        return seat, self._displace(seat)
+        return seat, self._displace(seat)[1]
 
-    def _displace(self, seat: Seat) -> list[Connection]:
-        seat.token = new_token()
+    def _displace(self, seat: Seat) -> tuple[str, list[Connection]]:
+        fresh = seat.issue_token()
         displaced = list(seat.conns)
         for old in displaced:
             seat.conns.discard(old)
             old.seat = None
             old.host = False
             old.taken_over = True
-        return displaced
+        return fresh, displaced
 
-    def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> Seat:
-        """A person takes the first free chair under ``name`` (before the start)."""
+    def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> tuple[Seat, str]:
+        """A person takes the first free chair under ``name`` (before the
+        start); returns the seat and its token."""
         name = seat_name(name)
         if not lobby:
             raise SeatingError(Reason.ALREADY_STARTED, "the game has started; watch instead")
@@ -234,10 +249,10 @@ class Seating:
         if free is None:
             raise SeatingError(Reason.TABLE_FULL, "every seat is taken; watch instead")
         free.kind, free.name = "human", name
-        free.token = new_token()
+        token = free.issue_token()
         free.conns.add(conn)
         conn.seat = free.index
-        return free
+        return free, token
 
     def watch(self, conn: Connection) -> None:
         """Join as a watcher; the host always gets in."""
@@ -266,8 +281,8 @@ class Seating:
         """
         seat = self.seats[index]
         seat.kind, seat.name = "human", self._unique_name(seat_name(name))
-        seat.token, seat.hosts = new_token(), True
-        return seat.token
+        seat.hosts = True
+        return seat.issue_token()
 
     def put_bot(self, index: int, strategy: str, level: str) -> Seat:
         """Seat a bot in chair ``index``."""

@@ -29,12 +29,13 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ligretto.live import encoder
 from ligretto.live.bot_driver import BotDriver, BotMove, StandIn
 from ligretto.live.clock import REAL_CLOCK, Clock, TimerHandle
 from ligretto.live.connection import CLOSE_REVOKED, Connection
+from ligretto.live.journal import Journal
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import (
     AddBot,
@@ -47,6 +48,7 @@ from ligretto.live.protocol import (
     RemoveBot,
     RevokeSeat,
     Start,
+    Stuck,
     TableInfo,
 )
 from ligretto.live.reasons import refusal_for
@@ -54,10 +56,11 @@ from ligretto.live.recorder import TafelRecorder
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
 from ligretto.live.seating import BotSpec, Seat, Seating, SeatingError
 from ligretto.live.visibility import public_events
-from ligretto.rules.actions import Action
+from ligretto.rules.actions import STUCK, Action, Play
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
+from ligretto.store.live_tables import StoredAction
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,13 @@ class TableSettings:
     # Tafel game keeps every round played).  While nobody is connected its
     # bots and stand-ins pause, so an abandoned table costs nothing.
     idle_after: float = 3600.0
+    # A table whose game is over is closed once nobody has been connected
+    # to it for this long (nobody plays it again).
+    closed_after_game: float = 600.0
+    # R4 stall guard: no card has gone to the middle for this long, so the
+    # people at the table are offered "We're stuck" (a table without a
+    # person present decides it by itself).
+    stall_after: float = 45.0
 
 
 # --------------------------------------------------------------------------
@@ -109,7 +119,7 @@ class _Left:
 
 @dataclass(frozen=True, slots=True)
 class _Timer:
-    kind: Literal["go", "next", "away"]
+    kind: Literal["go", "next", "away", "stall"]
     round_no: int
     seat: int = -1
     generation: int = 0  # for "away": the seat's presence count when set
@@ -143,11 +153,13 @@ class Table:
         seats: int,
         options: RuleOptions,
         end: EndCondition,
-        host_token: str,
+        host_token: str | None,
+        host_hash: str | None = None,
         host_name: str | None = None,
         bots: Sequence[BotSpec] = (),
         scorekeeper: ScoreKeeper | None = None,
         settings: TableSettings | None = None,
+        journal: Journal | None = None,
     ) -> None:
         if not options.min_players <= seats <= options.max_players:  # R1
             raise ValueError(
@@ -159,7 +171,7 @@ class Table:
         self.end = end
         self.settings = settings or TableSettings()
         self.clock = self.settings.clock
-        self.seating = Seating(seats, host_token)
+        self.seating = Seating(seats, host_token, host_hash=host_hash)
         if host_name is not None:
             self.seating.seat_host(0, host_name)
         self.seating.place_bots(bots)
@@ -169,8 +181,27 @@ class Table:
         self.seq = 0
         self.start_at: float | None = None
         self.tafel_game: str | None = None
+        # The game's edit token: the table alone writes to its game.
+        self.tafel_token: str | None = None
+        # The last round whose score the Tafel has answered (or failed).
+        self.recorded_round = 0
+        # Rounds the Tafel game holds from this table (its next round's number - 1).
+        self.tafel_rounds = 0
         self.totals: list[int] | None = None
         self.last_round_over: str | None = None
+        # Labels the web pages keep with a table ("practice", "autostart").
+        self.tags: set[str] = set()
+        # Actions accepted in the current round (the next one's log index).
+        self.round_actions = 0
+        # Restored mid-round: the countdown to go on starts when someone is back.
+        self.resuming = False
+        # R4 stall guard: when a card last went to the middle, and who of
+        # the people present agreed to "We're stuck" once it was offered.
+        self._last_middle = self.clock.monotonic()
+        self.stuck_offered = False
+        self.stuck_agreed: set[int] = set()
+        self._stall_guard: TimerHandle | None = None
+        self.journal = journal
         self.queue: asyncio.Queue[_Command] = asyncio.Queue()
         # Since when nobody is connected (``None`` while someone is).
         self.idle_since: float | None = self.clock.monotonic()
@@ -196,7 +227,12 @@ class Table:
 
     @property
     def host_token(self) -> str:
-        return self.seating.host_token
+        """The host's key, for the process that opened the table to hand to
+        the host once; a restored table keeps only its hash (LookupError)."""
+        token = self.seating.host_token
+        if token is None:
+            raise LookupError("a restored table keeps only the hash of its host token")
+        return token
 
     @property
     def seats(self) -> Sequence[Seat]:
@@ -235,6 +271,16 @@ class Table:
         """The seat this token holds, if any (for the seat link)."""
         seat = self.seating.by_token(token)
         return seat.index if seat is not None else None
+
+    def note(self) -> None:
+        """The table changed: the journal writes it with its next batch."""
+        if self.journal is not None:
+            self.journal.changed(self.code, self._state)
+
+    def _state(self) -> dict[str, Any]:
+        from ligretto.live.persistence import table_state
+
+        return table_state(self)
 
     def submit(self, conn: Connection, message: ClientMessage) -> None:
         """Queue a validated client message (called by the transport)."""
@@ -291,7 +337,7 @@ class Table:
             for conn in self.seating.connections():
                 conn.close()
 
-    def _later(self, delay: float, command: _Command) -> None:
+    def _later(self, delay: float, command: _Command) -> TimerHandle:
         handle: TimerHandle
 
         def fire() -> None:
@@ -300,6 +346,7 @@ class Table:
 
         handle = self.clock.call_later(max(0.0, delay), fire)
         self._timers.add(handle)
+        return handle
 
     # ------------------------------------------------------------------
     # dispatch
@@ -347,6 +394,8 @@ class Table:
             self._on_start(conn)
         elif isinstance(message, PlayAgain):
             self._on_play_again(conn)
+        elif isinstance(message, Stuck):
+            self._on_stuck(conn)
 
     # ------------------------------------------------------------------
     # seats
@@ -359,14 +408,16 @@ class Table:
         token: str | None = None
         try:
             if message.token is not None or message.host_token is not None:
-                claimed, displaced = self.seating.claim(conn, message.token, message.host_token)
+                claimed, token, displaced = self.seating.claim(
+                    conn, message.token, message.host_token
+                )
                 if claimed is not None:
                     for old in displaced:
                         old.send(encoder.taken_over(claimed.index))
-                    token = claimed.token
             elif message.name is not None:
-                seat = self.seating.sit_down(conn, message.name, lobby=self.phase == Phase.LOBBY)
-                token = seat.token
+                _seat, token = self.seating.sit_down(
+                    conn, message.name, lobby=self.phase == Phase.LOBBY
+                )
             if conn.seat is None:
                 self.seating.watch(conn)
         except SeatingError as exc:
@@ -374,6 +425,10 @@ class Table:
             return
         conn.joined = True
         self.idle_since = None
+        if self.resuming and self.start_at is None:
+            self._count_down()  # the first one back: "Resuming… 3 2 1"
+        if self.phase == Phase.PLAYING and self._stall_guard is None:
+            self._guard_stall()
         conn.send(encoder.welcome(self, conn, token, self.clock.now()))
         if self.round is not None:
             conn.send(encoder.view_message(self.round, self.round_no, self.seq, conn.seat))
@@ -387,9 +442,10 @@ class Table:
     def _on_left(self, conn: Connection) -> None:
         seat = self.seating.leave(conn)
         if self.idle_since is None and not self.seating.has_connections():
-            # The last one left: bots pause (see _plan_bots) and the
-            # registry's idle time starts.
+            # The last one left: bots pause (see _plan_bots), the stall
+            # guard stops, and the registry's idle time starts.
             self.idle_since = self.clock.monotonic()
+            self._stop_stall_guard()
         if (
             seat is not None
             and not seat.conns
@@ -493,8 +549,11 @@ class Table:
             return
         self.round = None
         self.round_no = 0
+        self.recorded_round = 0
+        self.tafel_rounds = 0
         self.totals = None
         self.tafel_game = None
+        self.tafel_token = None
         self.last_round_over = None
         self.begin_game()
 
@@ -511,8 +570,8 @@ class Table:
             self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
         self.deal()
 
-    def _tafel_opened(self, game_id: str) -> None:
-        self.tafel_game = game_id
+    def _tafel_opened(self, game_id: str, token: str) -> None:
+        self.tafel_game, self.tafel_token = game_id, token
         self._broadcast_table()
 
     def deal(self) -> None:
@@ -521,17 +580,55 @@ class Table:
         self.round = self.settings.dealer(
             len(self.seating), self._rng.getrandbits(63), self.options
         )
+        self.round_actions = 0
+        self.stuck_offered, self.stuck_agreed = False, set()
         self.phase = Phase.COUNTDOWN
-        self.start_at = self.clock.now() + self.settings.countdown
         self.last_round_over = None
+        self.resuming = False
         for seat in self.seating:
             seat.replan()
-        # "Ligretto!" at a future time: every seat starts together whatever
-        # its latency (R3 start signal).
         encoder.send_views(self.round, self.round_no, self.seq, self.seating)
+        self._count_down()
+
+    def _count_down(self) -> None:
+        """ "Ligretto!" at a future time: every seat starts together whatever
+        its latency (R3 start signal); after a restore, "Resuming…"."""
+        self.start_at = self.clock.now() + self.settings.countdown
         encoder.send_all(self.seating, self._countdown_message())
         self._broadcast_table()
         self._later(self.settings.countdown, _Timer("go", self.round_no))
+
+    def resume(self, phase: Phase, rnd: Round | None) -> None:
+        """Take up the stored ``phase`` after a restart (before the task runs).
+
+        A round being played waits for someone to come back and then counts
+        down again; people are away until they reconnect (their stand-ins
+        play only while someone is connected); a finished round that the
+        Tafel has not answered yet is recorded now.
+        """
+        self.round = rnd
+        self.phase = phase
+        self.idle_since = self.clock.monotonic()
+        if phase in (Phase.COUNTDOWN, Phase.PLAYING) and rnd is not None:
+            if rnd.is_over:
+                self.phase = Phase.PLAYING
+                self.call(self._end_round)
+            else:
+                self.phase, self.resuming, self.start_at = Phase.COUNTDOWN, True, None
+        elif phase == Phase.ROUND_OVER and rnd is not None and self.recorded_round < self.round_no:
+            self.call(self._end_round)
+        elif phase == Phase.ROUND_OVER:
+            self._later(self.settings.between_rounds, _Timer("next", self.round_no))
+        if phase != Phase.LOBBY and self._recorder is not None:
+            if self.tafel_game is not None and self.tafel_token is not None:
+                self._recorder.reopen(self.tafel_game, self.tafel_token)
+            elif phase != Phase.GAME_OVER:
+                names = [s.name or f"Seat {s.index + 1}" for s in self.seating]
+                self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
+        if phase not in (Phase.LOBBY, Phase.GAME_OVER):
+            for seat in self.seating:
+                if seat.kind == "human":
+                    self._away_timer(seat)
 
     def _on_timer(self, timer: _Timer) -> None:
         # "away" outlives rounds (its presence count says if it is stale);
@@ -540,8 +637,12 @@ class Table:
             return
         if timer.kind == "go" and self.phase == Phase.COUNTDOWN:
             self.phase = Phase.PLAYING
+            self.resuming = False
+            self._guard_stall()
             self._broadcast_table()
             self._plan_bots()
+        elif timer.kind == "stall" and self.phase == Phase.PLAYING:
+            self._check_stall()
         elif timer.kind == "next" and self.phase == Phase.ROUND_OVER and not self._scoring:
             self.deal()
         elif timer.kind == "away":
@@ -612,6 +713,11 @@ class Table:
         else:
             self.seq += 1
             self.moves_applied += 1
+            self._logged(seat, text)
+            if type(action) is Play:  # a card went to the middle: not stuck
+                self._last_middle = self.clock.monotonic()
+                if self.stuck_offered:
+                    self._withdraw_stuck()
             encoder.send_events(
                 self.round,
                 self.round_no,
@@ -638,11 +744,17 @@ class Table:
             self._round_scored(result, None)
             return
         self._recorder.record(
-            self.round_no, result, lambda standing: self._round_scored(result, standing)
+            self.round_no,
+            result,
+            lambda standing: self._round_scored(result, standing),
+            number=self.tafel_rounds + 1,
         )
 
     def _round_scored(self, result: RoundResult, standing: Standing | None) -> None:
         self._scoring = False
+        self.recorded_round = self.round_no
+        if standing is not None:
+            self.tafel_rounds += 1
         if standing is not None:
             # The Tafel adds up and decides the game (T4/T5).
             self.totals = list(standing.totals)
@@ -681,11 +793,107 @@ class Table:
         self._bots.plan(self.round, self.round_no, self.seating)
 
     def _broadcast_table(self) -> None:
+        # Every change of the table is broadcast, so this is where it is noted.
+        self.note()
         encoder.send_all(self.seating, encoder.table_update(self))
 
     def _countdown_message(self) -> str:
         assert self.start_at is not None
-        return encoder.countdown(self.round_no, self.start_at, self.clock.now())
+        return encoder.countdown(
+            self.round_no, self.start_at, self.clock.now(), resume=self.resuming
+        )
+
+    def _logged(self, seat: int | None, text: str) -> None:
+        """An action entered the round's log: the journal keeps it, in order."""
+        if self.journal is not None:
+            self.journal.action(
+                StoredAction(self.code, self.round_no, self.round_actions, seat, text, self.seq)
+            )
+        self.round_actions += 1
+
+    # ------------------------------------------------------------------
+    # R4 stall guard: "We're stuck"
+    # ------------------------------------------------------------------
+
+    def present_people(self) -> set[int]:
+        """Seats of the people at the table now (connected, not away)."""
+        return {s.index for s in self.seating if s.kind == "human" and s.conns and not s.away}
+
+    def _guard_stall(self) -> None:
+        """Start the stall guard (at "Ligretto!", or when someone is back)."""
+        self._last_middle = self.clock.monotonic()
+        self._stall_later(self.settings.stall_after)
+
+    def _stall_later(self, delay: float) -> None:
+        self._stop_stall_guard()
+        self._stall_guard = self._later(delay, _Timer("stall", self.round_no))
+
+    def _stop_stall_guard(self) -> None:
+        if self._stall_guard is not None:
+            self._stall_guard.cancel()
+            self._timers.discard(self._stall_guard)
+            self._stall_guard = None
+
+    def _check_stall(self) -> None:
+        self._stall_guard = None  # this timer has fired
+        if self.paused:
+            # Nobody connected: nothing moves and nothing is decided; the
+            # guard starts again when someone is back.
+            return
+        quiet = self.clock.monotonic() - self._last_middle
+        if quiet < self.settings.stall_after:
+            self._stall_later(self.settings.stall_after - quiet)
+            return
+        if not self.present_people():
+            self._settle_stuck()  # no person present: the table decides (R4)
+            return
+        if not self.stuck_offered:
+            self.stuck_offered, self.stuck_agreed = True, set()
+            self._broadcast_table()
+        self._stall_later(self.settings.stall_after)
+
+    def _withdraw_stuck(self) -> None:
+        self.stuck_offered, self.stuck_agreed = False, set()
+        self._broadcast_table()
+
+    def _on_stuck(self, conn: Connection) -> None:
+        """A person agrees that the round is stuck (R4); all present → settled."""
+        if conn.seat is None:
+            self._refuse(conn, Reason.NOT_SEATED, "watchers do not decide")
+            return
+        if self.phase != Phase.PLAYING or not self.stuck_offered:
+            self._refuse(conn, Reason.NOT_STUCK, "cards still go to the middle")
+            return
+        self.stuck_agreed.add(conn.seat)
+        if self.present_people() <= self.stuck_agreed:
+            self._settle_stuck()
+        else:
+            self._broadcast_table()
+
+    def _settle_stuck(self) -> None:
+        assert self.round is not None
+        events = self.round.settle_stuck()
+        self.stuck_offered, self.stuck_agreed = False, set()
+        self.seq += 1
+        self._logged(None, str(STUCK))
+        self._last_middle = self.clock.monotonic()
+        encoder.send_events(
+            self.round,
+            self.round_no,
+            self.seq,
+            self.seating,
+            by=None,
+            action=str(STUCK),
+            events=public_events(events),
+            mover=None,
+            ref=None,
+        )
+        if self.round.is_over:
+            self._end_round()
+            return
+        self._stall_later(self.settings.stall_after)
+        self._broadcast_table()
+        self._plan_bots()
 
     def _refuse(
         self, conn: Connection, code: Reason, reason: str, move: Move | None = None

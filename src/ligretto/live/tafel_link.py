@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ligretto.live.scorekeeping import EndCondition, Standing
 from ligretto.store import TafelService
-from ligretto.tafel import ImplausibleRoundError
+from ligretto.tafel import Game, ImplausibleRoundError
 
 
 def default_board_url(game_id: str) -> str:
@@ -22,8 +22,9 @@ def default_board_url(game_id: str) -> str:
 class TafelScoreKeeper:
     """A :class:`~ligretto.live.scorekeeping.ScoreKeeper` on a ``TafelService``.
 
-    The edit tokens of the tables' games stay in this process: nobody but
-    the table writes to a table's game (anyone may watch it).
+    Each table keeps its game's edit token (and stores it with the table,
+    so that it can keep writing after a restart); nobody else writes to a
+    table's game (anyone may watch it).
     """
 
     def __init__(
@@ -33,11 +34,10 @@ class TafelScoreKeeper:
     ) -> None:
         self.service = service
         self._board_url = board_url
-        self._tokens: dict[str, str] = {}
 
     def create_game(
         self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
-    ) -> str:
+    ) -> tuple[str, str]:
         created = self.service.create_game(
             names,
             mode=end.mode,
@@ -46,24 +46,32 @@ class TafelScoreKeeper:
             deck=deck,
             row_storage=row_storage,
         )
-        game_id = created.stored.id
-        self._tokens[game_id] = created.edit_token
-        return game_id
+        return created.stored.id, created.edit_token
 
-    def record_round(self, game_id: str, stacks: list[int], middle: list[int]) -> Standing:
-        token = self._tokens[game_id]
-        opened = self.service.open_round(game_id, token, stacks)
-        assert opened.round is not None
-        number = opened.round.number
+    def record_round(
+        self, game_id: str, token: str, stacks: list[int], middle: list[int], *, number: int
+    ) -> Standing:
+        game = self.service.get_game(game_id).game
+        if game.complete_rounds >= number:
+            # Written before a crash took the table's note of it: not twice.
+            return self._standing(game_id, token, game)
+        if game.pending_round is None:
+            opened = self.service.open_round(game_id, token, stacks)
+            assert opened.round is not None
+            number = opened.round.number
+        else:  # stacks written, middle not, when the process stopped
+            number = game.pending_round.number
         try:
             written = self.service.complete_round(game_id, token, number, middle)
         except ImplausibleRoundError:
             # Counted by the rules engine, so the numbers are what happened
             # (R6 row storage can leave stack cards in the row): confirm (T3).
             written = self.service.complete_round(game_id, token, number, middle, confirm=True)
-        game = written.stored.game
+        return self._standing(game_id, token, written.stored.game)
+
+    def _standing(self, game_id: str, token: str, game: Game) -> Standing:
         rounds_done = game.agreed_rounds is not None and game.complete_rounds >= game.agreed_rounds
-        if game.finished or rounds_done:
+        if (game.finished or rounds_done) and not game.scored:
             # T5 "Werten": the final ranking with the winner or winners.
             game = self.service.score(game_id, token).stored.game
         return Standing(

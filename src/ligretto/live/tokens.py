@@ -29,3 +29,17 @@ def _digest(token: str) -> bytes:
 def same_token(given: str, expected: str) -> bool:
     """Whether ``given`` is ``expected``, for any text, in constant time."""
     return hmac.compare_digest(_digest(given), _digest(expected))
+
+
+def token_hash(token: str) -> str:
+    """What is kept of a token (in memory and in the database): its SHA-256.
+
+    A token carries 144 random bits, so its hash needs no salt; whoever
+    reads the database learns no token from it.
+    """
+    return _digest(token).hex()
+
+
+def matches(given: str, stored_hash: str) -> bool:
+    """Whether ``given`` is the token whose hash is ``stored_hash``, in constant time."""
+    return hmac.compare_digest(_digest(given).hex(), stored_hash)

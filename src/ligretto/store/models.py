@@ -80,3 +80,35 @@ class EventRow(Base):
     action: Mapped[str] = mapped_column(String(32))
     round_n: Mapped[int | None] = mapped_column(Integer)
     detail: Mapped[str] = mapped_column(Text)  # JSON object
+
+
+class LiveTableRow(Base):
+    """An online table, so that it outlives the server process (see
+    docs/online-play.md).  ``state`` is the table's own JSON record (seats
+    with token hashes only, phase, the round's seed, its Tafel game);
+    the store does not look inside it."""
+
+    __tablename__ = "live_tables"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))  # "open" or "closed"
+    closed_reason: Mapped[str | None] = mapped_column(String(32))
+    state: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LiveActionRow(Base):
+    """One accepted action of a table's current round, in order: the
+    round's seed and these rebuild it exactly (``Round.replay``)."""
+
+    __tablename__ = "live_table_actions"
+
+    code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("live_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    round_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(Integer)

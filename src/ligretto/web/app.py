@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
+from ligretto.store.live_tables import LiveTableStore
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.limits import BodySizeLimit
@@ -37,7 +38,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        start_tables(_app, scorekeeper=TafelScoreKeeper(service))  # online play
+        # Online play; the tables that were open when the server stopped
+        # come back (docs/online-play.md).
+        tables = start_tables(
+            _app, scorekeeper=TafelScoreKeeper(service), store=LiveTableStore(engine)
+        )
+        await tables.restore()
         try:
             yield
         finally:

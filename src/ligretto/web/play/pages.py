@@ -7,7 +7,6 @@ runs in ``static/play/table.js`` over the WebSocket (docs/protocol.md).
 from __future__ import annotations
 
 import dataclasses
-import weakref
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -18,7 +17,6 @@ from ligretto.bots import LEVELS, Level, strategy_names
 from ligretto.live.registry import TableCapError
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
-from ligretto.live.table import Table
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
@@ -50,11 +48,11 @@ QUICK_BOTS = (("watchful", Level.MEDIUM), ("stack-first", Level.MEDIUM), ("greed
 # round; the page shows hints from the legal actions (docs/online-play.md).
 PRACTICE_BOT = ("greedy", Level.EASY)
 PRACTICE_PACE = 1.5
-# Tables whose host's page starts the game as soon as it has the table (a
-# quick game, a practice round), and the practice tables (hints).  Weak:
-# a table removed from the registry leaves these by itself.
-_AUTOSTART: weakref.WeakSet[Table] = weakref.WeakSet()
-_PRACTICE: weakref.WeakSet[Table] = weakref.WeakSet()
+# Tags of tables whose host's page starts the game as soon as it has the
+# table (a quick game, a practice round), and of the practice tables
+# (hints); kept with the table, so a restored table keeps them.
+AUTOSTART = "autostart"
+PRACTICE = "practice"
 
 
 def level_seconds(pace: float = 1.0) -> dict[str, float]:
@@ -261,7 +259,8 @@ async def quick_game(request: Request) -> Response:
         table = create_table(registry_of(request.app), spec)
     except TableCapError as exc:
         return _busy_page(request, form, exc)
-    _AUTOSTART.add(table)
+    table.tags.add(AUTOSTART)
+    table.note()
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
 
@@ -297,17 +296,24 @@ async def practice_round(request: Request) -> Response:
         )
     except TableCapError as exc:
         return _busy_page(request, _form_defaults(), exc)
-    _AUTOSTART.add(table)
-    _PRACTICE.add(table)
+    table.tags |= {AUTOSTART, PRACTICE}
+    table.note()
     return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
 
 
 @router.get("/play/{code}", response_class=HTMLResponse)
 async def table_page(request: Request, code: str) -> HTMLResponse:
-    table = registry_of(request.app).get(code)
+    registry = registry_of(request.app)
+    table = registry.get(code)
     if table is None:
-        return render(request, "play/missing.html", {"code": code[:12]}, status_code=404)
-    practice = table in _PRACTICE
+        closed = await registry.closed_reason(code[:16])
+        return render(
+            request,
+            "play/missing.html",
+            {"code": code[:12], "closed": closed},
+            status_code=404 if closed is None else 410,
+        )
+    practice = PRACTICE in table.tags
     return render(
         request,
         "play/table.html",
@@ -317,6 +323,6 @@ async def table_page(request: Request, code: str) -> HTMLResponse:
             "levels": LEVEL_NAMES,
             "level_seconds": level_seconds(PRACTICE_PACE if practice else 1.0),
             "practice": practice,
-            "autostart": table in _AUTOSTART,
+            "autostart": AUTOSTART in table.tags,
         },
     )

@@ -23,7 +23,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from ligretto.bots import Level
-from ligretto.live.connection import CLOSE_POLICY, Connection
+from ligretto.live.connection import CLOSE_GONE, CLOSE_NO_TABLE, CLOSE_POLICY, Connection
+from ligretto.live.persistence import INCOMPATIBLE
 from ligretto.live.protocol import (
     ProtocolError,
     Reason,
@@ -31,11 +32,12 @@ from ligretto.live.protocol import (
     Strategy,
     parse_client_message,
 )
-from ligretto.live.registry import TableRegistry
+from ligretto.live.registry import CLOSED_GAME_OVER, TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
+from ligretto.store.live_tables import LiveTableStore
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
 from ligretto.web.qr import qr_svg
@@ -124,14 +126,17 @@ def start_tables(
     *,
     scorekeeper: ScoreKeeper | None = None,
     settings: TableSettings | None = None,
+    store: LiveTableStore | None = None,
 ) -> TableRegistry:
-    """Give the app its table registry (in the lifespan, before serving).
+    """Give the app its table registry (in the lifespan, before serving);
+    with a ``store`` the tables are kept in the database (call
+    ``registry.restore()`` to bring back those that were open).
 
     Timing comes from ``settings``, else from ``app.state.table_settings``
     (tests set faster bots there), else the defaults.
     """
     settings = settings or getattr(app.state, "table_settings", None)
-    registry = TableRegistry(scorekeeper=scorekeeper, settings=settings)
+    registry = TableRegistry(scorekeeper=scorekeeper, settings=settings, store=store)
     # Real-time play: the cyclic garbage collector stops every table while
     # it runs. With a thousand connections its default young-generation
     # threshold (700) meant hundreds of collections a minute and pauses of
@@ -148,6 +153,18 @@ async def stop_tables(app: FastAPI) -> None:
     registry: TableRegistry | None = getattr(app.state, "tables", None)
     if registry is not None:
         await registry.stop()
+
+
+def closed_text(reason: str) -> str:
+    """What a closed table's page says about it (``Refused.reason``)."""
+    if reason == INCOMPATIBLE:
+        return (
+            "this table could not be restored after the server restarted; "
+            "its rounds are kept on its Tafel game"
+        )
+    if reason == CLOSED_GAME_OVER:
+        return "this table's game is over and the table has closed"
+    return "this table has closed: nobody was at it for a long time"
 
 
 def registry_of(app: object) -> TableRegistry:
@@ -278,13 +295,17 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 @router.websocket("/play/{code}/ws")
 async def table_socket(websocket: WebSocket, code: str) -> None:
     """One client of one table; see docs/protocol.md."""
-    table = registry_of(websocket.app).get(code)
+    registry = registry_of(websocket.app)
+    table = registry.get(code)
     await websocket.accept()
     if table is None:
-        await websocket.send_text(
-            Refused(code=Reason.NO_SUCH_TABLE, reason="no table with this code").model_dump_json()
-        )
-        await websocket.close(4404)
+        closed = await registry.closed_reason(code)
+        if closed is not None:
+            refusal = Refused(code=Reason.TABLE_CLOSED, reason=closed_text(closed))
+        else:
+            refusal = Refused(code=Reason.NO_SUCH_TABLE, reason="no table with this code")
+        await websocket.send_text(refusal.model_dump_json())
+        await websocket.close(CLOSE_GONE if closed is not None else CLOSE_NO_TABLE)
         return
     conn = Connection()
     sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
