@@ -20,7 +20,9 @@ export function flashGo() {
   }, 700);
 }
 
-export function showCountdown(startAtMs) {
+// `resume`: the round was dealt before the server restarted and goes on
+// where it stood ("Resuming… 3 2 1").
+export function showCountdown(startAtMs, resume = false) {
   const box = $("countdown");
   box.hidden = false;
   const tick = () => {
@@ -29,7 +31,15 @@ export function showCountdown(startAtMs) {
       flashGo();
       return;
     }
-    box.textContent = Math.ceil(left / 1000);
+    const seconds = String(Math.ceil(left / 1000));
+    if (resume) {
+      const label = document.createElement("span");
+      label.className = "resume-label";
+      label.textContent = T.resuming;
+      box.replaceChildren(label, document.createTextNode(seconds));
+    } else {
+      box.textContent = seconds;
+    }
     setTimeout(tick, Math.min(100, left));
   };
   tick();

@@ -44,6 +44,10 @@ export function connect() {
       setConnection(T.refused.no_such_table); // the table has ended: stop trying
       return;
     }
+    if (event.code === 4410) {
+      setConnection(T.refused.table_closed); // closed (e.g. not restorable): stop trying
+      return;
+    }
     setConnection(T.reconnecting);
     retry += 1;
     const delay = closedByUs ? 0 : Math.min(5000, 300 * 2 ** Math.min(retry, 4));

@@ -14,7 +14,7 @@ import { renderBoard } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
-import { $, T, feedback, initFeedback, root, setConnection, toast } from "./page.js";
+import { $, T, feedback, fmt, initFeedback, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
 import { connect, listen, send } from "./socket.js";
 import * as S from "./state.js";
@@ -48,11 +48,12 @@ function handle(m) {
     case "table":
       S.setTable(m.table);
       renderTable();
+      renderStuck();
       break;
     case "countdown":
       S.syncClock(m.server_now);
       hideScores();
-      showCountdown(m.start_at * 1000);
+      showCountdown(m.start_at * 1000, Boolean(m.resume));
       break;
     case "view":
       setView(m.view, null);
@@ -106,7 +107,26 @@ function onRefused(m) {
   }
 }
 
+// R4 stall guard: no card went to the middle for a while; every person
+// present agrees ("We're stuck") and the round is settled as a deadlock.
+function renderStuck() {
+  const t = state.table;
+  const box = $("stuck-offer");
+  const offered = Boolean(t && t.phase === "playing" && t.stuck_offered && state.seat !== null);
+  box.hidden = !offered;
+  if (!offered) return;
+  const agreed = t.stuck_agreed || [];
+  const people = t.seats.filter((s) => s.kind === "human" && s.connected && !s.away).length;
+  $("stuck-count").textContent = fmt(T.stuck_count, { n: agreed.length, total: people });
+  $("stuck-agree").disabled = agreed.includes(state.seat);
+}
+
+function initStuck() {
+  $("stuck-agree").addEventListener("click", () => send("stuck"));
+}
+
 S.takeTokenFromFragment();
+initStuck();
 initFeedback();
 initDevice();
 initLobby();
