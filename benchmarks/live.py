@@ -107,7 +107,7 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str, gc_threshold: int) -> None:
+def serve(port: int, data_dir: str, gc_threshold: int, keep_tables: bool = True) -> None:
     import uvicorn
 
     from ligretto.live.table import TableSettings
@@ -119,7 +119,14 @@ def serve(port: int, data_dir: str, gc_threshold: int) -> None:
     if gc_threshold:
         gc.set_threshold(gc_threshold, 10, 10)
     # One client address opens every table: the per-client limits are off.
-    app = create_app(Settings(data_dir=Path(data_dir), database_url=None, rate_limits=False))
+    app = create_app(
+        Settings(
+            data_dir=Path(data_dir),
+            database_url=None,
+            rate_limits=False,
+            keep_tables=keep_tables,
+        )
+    )
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
     lag = LoopLag()
     config = uvicorn.Config(
@@ -342,11 +349,16 @@ def main() -> None:
         help="gen0 GC threshold for both processes (0: as the app sets it)",
     )
     parser.add_argument(
-        "--serve", nargs=3, metavar=("PORT", "DATA_DIR", "GC"), help=argparse.SUPPRESS
+        "--no-keep-tables",
+        action="store_true",
+        help="tables only in memory (no journal): the reference for what keeping them costs",
+    )
+    parser.add_argument(
+        "--serve", nargs=4, metavar=("PORT", "DATA_DIR", "GC", "KEEP"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1], int(args.serve[2]))
+        serve(int(args.serve[0]), args.serve[1], int(args.serve[2]), args.serve[3] == "1")
         return
     if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
@@ -358,7 +370,15 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data_dir:
         server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), data_dir, str(args.gc_threshold)],
+            [
+                sys.executable,
+                __file__,
+                "--serve",
+                str(port),
+                data_dir,
+                str(args.gc_threshold),
+                "0" if args.no_keep_tables else "1",
+            ],
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:
@@ -392,7 +412,11 @@ def main() -> None:
     print(f"client event-loop lag: {stats.lag.summary()}")
     seats = args.tables * args.seats
     answered = len(stats.latencies)
-    print(f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}")
+    kept = "in memory only" if args.no_keep_tables else "kept in the database (journal on)"
+    print(
+        f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}; "
+        f"tables {kept}"
+    )
     print(
         f"concurrent seats held (peak): {stats.peak_connected}; connection errors: {stats.errors}"
     )

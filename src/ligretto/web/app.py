@@ -41,7 +41,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Online play; the tables that were open when the server stopped
         # come back (docs/online-play.md).
         tables = start_tables(
-            _app, scorekeeper=TafelScoreKeeper(service), store=LiveTableStore(engine)
+            _app,
+            scorekeeper=TafelScoreKeeper(service),
+            store=LiveTableStore(engine) if settings.keep_tables else None,
         )
         await tables.restore()
         try:

@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     database_url: str | None = None
     """An SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/db``; default SQLite."""
 
+    keep_tables: bool = True
+    """Online tables are kept in the database and come back after a restart
+    (docs/online-play.md); off only to measure what that costs."""
     rate_limits: bool = True
     """Per-client rate limits on creating and looking up (docs/limits.md); off for trials."""
     rate_create_table: str = "20/minute"
