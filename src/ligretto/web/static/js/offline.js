@@ -159,7 +159,8 @@ function drawTable(local, derived, unsent) {
       return `<td class="${caller ? "caller" : ""}${p < 0 ? " neg" : ""}"><span class="pts">${fmt(p)}</span><span class="sum">${fmt(after[seat])}</span>${caller ? `<span class="visually-hidden">, ${esc(t("called"))}</span>` : ""}</td>`;
     }).join("");
     const classes = [round.middle ? "" : "pending", unsent.has(number) ? "unsent" : ""].join(" ").trim();
-    return `<tr${classes ? ` class="${classes}"` : ""}><th scope="row">${number}${mark}</th>${cells}</tr>`;
+    const link = `<a class="round-link" href="${editBase()}/rounds/${number}" aria-label="${esc(t("correct_round", { number }))}">${number}</a>`;
+    return `<tr${classes ? ` class="${classes}"` : ""}><th scope="row">${link}${mark}</th>${cells}</tr>`;
   }).join("");
   const foot = derived.totals.map((v) => `<td>${fmt(v)}</td>`).join("");
   const heading = document.getElementById("rounds-title")?.textContent || "#";
