@@ -390,13 +390,15 @@ async function keepForOffline() {
 }
 keepForOffline();
 
+// The Undo bar at once (it must not appear late under a finger that is
+// already reaching for something else); gone again if rounds wait to be sent.
+undo.start(token);
 if (offlineEntry) {
   offline.start(gameId, token).then(() => {
     restoreForms();
-    undo.start(token, offline.waiting());
+    if (offline.waiting()) undo.withdraw();
     offline.offerKeptUndo();
   });
 } else {
   restoreForms();
-  undo.start(token, false);
 }

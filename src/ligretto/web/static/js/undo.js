@@ -55,13 +55,10 @@ function go(address) {
   }
 }
 
-// The server's Undo bar, if the page has one. *waiting* says whether the
-// phone still holds entries to send: they build on the version this Undo
-// would take back, so it is not offered then.
-export function start(token, waiting) {
+// The server's Undo bar, if the page has one.
+export function start(token) {
   const form = document.querySelector("form[data-undo]");
   if (!form) return;
-  if (waiting) { form.remove(); return; }
   float(form, Number(form.dataset.seconds || SECONDS));
   form.addEventListener("submit", async (event) => {
     if (form.dataset.native) return;
@@ -85,6 +82,12 @@ export function start(token, waiting) {
     form.dataset.native = "1";
     form.requestSubmit();
   });
+}
+
+// Entries the phone still has to send build on the version the server's
+// Undo would take back: it is not offered then.
+export function withdraw() {
+  if (shown?.bar.matches("form[data-undo]")) dismiss();
 }
 
 // Offer to take back something the phone just did itself.
