@@ -240,3 +240,126 @@ def test_the_server_stopped_and_started_again_loses_nothing(
     other = new_page()
     other.goto(edit_link)
     expect(other.locator("#players .total")).to_have_text(["15", "9"])
+
+
+def test_undo_after_a_save_takes_it_back_and_the_watch_page_follows(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server.url, ["Anna", "Ben"])
+    watcher = new_page()
+    watcher.goto(page.locator("#watch-link").input_value())
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})  # 14, 6
+    bar = page.locator("form[data-undo].toast")
+    expect(bar).to_contain_text("Round 1 saved.")
+    expect(watcher.locator("#players .total")).to_have_text(["14", "6"])
+    shoot(page, "phone-undo-bar")
+    bar.get_by_role("button", name="Undo").click()
+    expect(page.locator(".message.ok")).to_contain_text("Round 1: last change undone.")
+    expect(page.locator("#middle-0")).to_be_visible()  # waiting for the middle again
+    expect(page.locator("#players .total")).to_have_text(["0", "0"])
+    expect(watcher.locator("#players .total")).to_have_text(["0", "0"])
+    expect(watcher.locator("#status")).to_contain_text("Round 1: waiting for the middle")
+    # The bar goes by itself after a few seconds; there is no Undo of the Undo.
+    expect(page.locator("form[data-undo]")).to_have_count(0)
+
+
+def test_corrections_and_removals_offline_wait_and_land_in_order(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page()
+    create_game(page, live_server.url, ["Anna", "Ben"])
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})  # 14, 6
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
+    enter_round(page, 1, {0: 2}, {0: 10, 1: 15})  # 6, 15
+    expect(page.locator(".message.ok")).to_contain_text("Round 2 saved.")
+    wait_until_kept_offline(page)
+    page.context.set_offline(True)
+    expect(page.locator("#live")).to_have_text("offline")
+    # Round 1's correction page was never opened: the kept board draws it.
+    page.locator("table.rounds tbody tr").first.get_by_role("link").click()
+    expect(page.locator("#entry-title")).to_have_text("Correct round 1")
+    expect(page.locator("#middle-1")).to_have_value("12")
+    page.locator("#middle-1").fill("16")  # Ben: 16 − 6 = 10
+    page.get_by_role("button", name="Save round 1").last.click()
+    expect(page.locator("#live")).to_have_text("1 round waiting to be sent · offline")
+    expect(page.locator("#players .total")).to_have_text(["20", "25"])
+    expect(unsent_rows(page)).to_have_count(1)
+    # Then round 2 goes, also offline.
+    page.locator("table.rounds tbody tr").nth(1).get_by_role("link").click()
+    expect(page.locator("#entry-title")).to_have_text("Correct round 2")
+    page.get_by_role("button", name="Remove round 2").click()
+    expect(page.locator("table.rounds tbody tr")).to_have_count(1)
+    expect(page.locator("#players .total")).to_have_text(["14", "10"])
+    expect(page.locator("#live")).to_have_text("2 rounds waiting to be sent · offline")
+    # An entry just kept can be undone while it waits: the removal comes back.
+    page.locator(".undo-bar.toast").get_by_role("button", name="Undo").click()
+    expect(page.locator("table.rounds tbody tr")).to_have_count(2)
+    expect(page.locator("#players .total")).to_have_text(["20", "25"])
+    page.locator("table.rounds tbody tr").nth(1).get_by_role("link").click()
+    page.get_by_role("button", name="Remove round 2").click()
+    expect(page.locator("#players .total")).to_have_text(["14", "10"])
+    shoot(page, "phone-offline-correction-and-removal")
+    page.context.set_offline(False)
+    expect(page.locator(".message.ok")).to_contain_text("Round 2 removed.", timeout=15_000)
+    expect(unsent_rows(page)).to_have_count(0)
+    expect(page.locator("#players .total")).to_have_text(["14", "10"])
+    game = page.url.split("/")[4]
+    history = page.request.get(f"{live_server.url}/api/games/{game}/history").json()
+    assert [h["action"] for h in history[-2:]] == ["correct_round", "remove_round"]
+
+
+def test_a_page_not_kept_answers_offline_without_the_browsers_error_page(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    page = new_page()
+    create_game(page, live_server.url, ["Anna", "Ben"])
+    wait_until_kept_offline(page)
+    page.evaluate("""async () => {
+      for (let i = 0; i < 50; i++) {
+        if (await (await caches.open("tafel-v1")).match(location.origin + "/offline")) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }""")
+    page.context.set_offline(True)
+    page.goto(page.url.split("?")[0].split("#")[0] + "/history")
+    expect(page.locator("h1")).to_have_text("Offline")
+    page.get_by_role("link", name="Back to the board").click()
+    expect(page.locator("#live")).to_have_text("offline")
+
+
+def test_keep_both_sends_nothing_twice_when_an_answer_was_lost(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    # Without the service worker, so that the test can lose the server's answer.
+    page = new_page(service_workers="block")
+    create_game(page, live_server.url, ["Anna", "Ben"])
+    game = page.url.split("/")[4]
+    page.context.set_offline(True)
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})
+    expect(unsent_rows(page)).to_have_count(1)
+    lost: list[str] = []
+
+    def lose_the_answer(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            route.fetch()  # the round lands on the server …
+            lost.append(route.request.url)
+            route.abort()  # … and the answer never comes back
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{game}/rounds", lose_the_answer)
+    page.context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert lost
+    expect(unsent_rows(page)).to_have_count(1)
+    page.context.set_offline(True)
+    page.context.set_offline(False)  # the next try meets its own round on the server
+    panel = page.locator("#sync")
+    expect(panel).to_contain_text("Another phone changed this game", timeout=15_000)
+    page.get_by_role("button", name="Keep both: add mine after theirs").click()
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.", timeout=15_000)
+    rounds = page.request.get(f"{live_server.url}/api/games/{game}").json()["rounds"]
+    assert [(r["stacks"], r["middle"]) for r in rounds] == [
+        ({"Anna": 0, "Ben": 3}, {"Anna": 14, "Ben": 12})
+    ]

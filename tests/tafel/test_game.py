@@ -13,6 +13,7 @@ from ligretto.tafel import (
     InvalidRoundError,
     Mode,
     NoSuchRoundError,
+    Round,
     RoundOrderError,
     Status,
     describe,
@@ -394,3 +395,32 @@ def test_t6_import_replays_the_checks() -> None:
     with pytest.raises(InvalidRoundError, match="round 1: two empty stacks") as caught:
         from_description(data)
     assert caught.value.code is Code.TWO_CALLERS
+
+
+def test_t6_restore_round_puts_a_removed_round_back_with_beenden_and_werten() -> None:
+    game = Game(["Anna", "Ben"], mode="rounds", agreed_rounds=2)
+    for stacks, middle in (((0, 3), (20, 14)), ((2, 0), (11, 20))):
+        game.complete_round(game.open_round(stacks).number, middle)
+    game.score()
+    removed = game.remove_last_round()
+    assert (game.closed, game.scored, len(game.rounds)) == (False, False, 1)
+    back = game.restore_round(removed, closed=True, scored=True)
+    assert back == removed and game.rounds[-1] == removed
+    assert (game.closed, game.scored, game.winners) == (True, True, ("Ben",))
+
+
+def test_t6_restore_round_checks_what_it_puts_back() -> None:
+    game = Game(["Anna", "Ben"], target=30)
+    game.complete_round(game.open_round((0, 3)).number, (20, 14))
+    game.complete_round(game.open_round((0, 3)).number, (20, 14))  # Anna 40: decided (T4)
+    with pytest.raises(RoundOrderError) as pending:
+        game.restore_round(Round(1, (0, 3)))  # a pending round before a complete one
+    assert pending.value.code is Code.ROUND_PENDING
+    with pytest.raises(RoundOrderError) as decided:
+        game.restore_round(Round(3, (0, 3), (20, 14)))  # after the deciding round
+    assert decided.value.code is Code.DECIDED_EARLIER
+    with pytest.raises(ImplausibleRoundError):
+        game.restore_round(Round(2, (5, 0), (1, 14)))  # unconfirmed and implausible (T3)
+    with pytest.raises(NoSuchRoundError):
+        game.restore_round(Round(5, (0, 3), (20, 14)))
+    assert [r.number for r in game.rounds] == [1, 2] and game.totals == (40, 16)

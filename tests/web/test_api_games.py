@@ -19,7 +19,8 @@ def test_t1_create_target_game_returns_id_token_and_urls(client: TestClient) -> 
     assert body["status"] == "playing" and body["rounds"] == [] and body["version"] == 1
     assert len(body["id"]) >= 16 and len(body["edit_token"]) >= 32
     assert body["watch_url"].endswith(f"/g/{body['id']}")
-    assert body["edit_url"].endswith(f"/g/{body['id']}/edit/{body['edit_token']}")
+    # The pages' own edit link: the token in the fragment, which no server sees.
+    assert body["edit_url"].endswith(f"/g/{body['id']}/edit#t={body['edit_token']}")
     assert response.headers["location"] == f"/api/games/{body['id']}"
     assert response.headers["etag"] == '"1"'
 

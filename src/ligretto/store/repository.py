@@ -234,6 +234,21 @@ def insert_game(conn: Connection, rows: NewGameRows) -> None:
         conn.execute(insert(RoundRow), rows.rounds)
 
 
+def read_last_change(conn: Connection, game_id: str) -> HistoryEntry | None:
+    """The game's latest history entry (what an Undo would take back), or None."""
+    row = conn.execute(
+        select(EventRow.version, EventRow.at, EventRow.action, EventRow.round_n, EventRow.detail)
+        .where(EventRow.game_id == game_id)
+        .order_by(EventRow.id.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    return HistoryEntry(
+        row.version, _aware(row.at), row.action, row.round_n, json.loads(row.detail)
+    )
+
+
 def write_round(conn: Connection, game_id: str, rnd: Round, op: RoundOp, now: datetime) -> None:
     """Insert, update or delete the one round row an action touched (a round is saved whole)."""
     if op == "insert":

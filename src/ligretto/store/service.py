@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
 
 from ligretto.store import changes, repository
 from ligretto.store.cache import GameCache
@@ -268,6 +269,29 @@ class TafelService:
             game_id, token, expected_version, lambda game: changes.remove_last_round(game, number)
         )
 
+    def undo_last(self, game_id: str, token: str | None, *, expected_version: int) -> WriteResult:
+        """Undo (T6): take back the game's last save or removal of a round, exactly.
+
+        *expected_version* is the version that change made: if anyone changed
+        the game since, :class:`VersionConflictError` and nothing changes. A
+        last change that is no round change (or an Undo itself) is refused
+        with ``nothing_to_undo``. The Undo is a change of its own: a new
+        version, a history entry, a live update.
+        """
+
+        def act(conn: Connection, game: Game) -> Change:
+            return changes.undo(game, repository.read_last_change(conn, game_id))
+
+        return self._write_with(game_id, token, expected_version, act)
+
+    def last_change(self, game_id: str) -> HistoryEntry | None:
+        """The game's latest history entry (what an Undo would take back), or None."""
+        with busy_guard(), self.engine.connect() as conn:
+            repository.read_version(conn, game_id)  # GameNotFoundError for an unknown id
+            entry = repository.read_last_change(conn, game_id)
+            conn.rollback()
+        return entry
+
     def finish(
         self, game_id: str, token: str | None, *, expected_version: int | None = None
     ) -> WriteResult:
@@ -300,6 +324,15 @@ class TafelService:
         expected_version: int | None,
         act: Callable[[Game], Change],
     ) -> WriteResult:
+        return self._write_with(game_id, token, expected_version, lambda _conn, game: act(game))
+
+    def _write_with(
+        self,
+        game_id: str,
+        token: str | None,
+        expected_version: int | None,
+        act: Callable[[Connection, Game], Change],
+    ) -> WriteResult:
         # The game of the last write is kept in memory and used again when the
         # stored version (read under the row lock) still matches: then a write
         # reads one row and writes one round, however long the game is. Any
@@ -312,7 +345,7 @@ class TafelService:
             if expected_version is not None and expected_version != stored.version:
                 raise VersionConflictError(expected_version, stored.version)
             game = stored.game
-            change = act(game)  # a refused action raises here: nothing was written
+            change = act(conn, game)  # a refused action raises here: nothing was written
             if not change.changed:
                 return WriteResult(stored, change.round)
             now = _now()

@@ -44,6 +44,7 @@ class Code(StrEnum):
     TOO_MANY_ROUNDS = "too_many_rounds"
     NO_ROUNDS = "no_rounds"
     DECIDED_EARLIER = "decided_earlier"
+    NOTHING_TO_UNDO = "nothing_to_undo"
     BAD_IMPORT = "bad_import"
 
 

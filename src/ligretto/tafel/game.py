@@ -659,6 +659,60 @@ class Game:
         self._changed()
         return rnd
 
+    def restore_round(
+        self, rnd: Round, *, closed: bool | None = None, scored: bool | None = None
+    ) -> Round:
+        """Put round ``rnd.number`` back as it was before the last change (Undo, T6).
+
+        The number is an existing round (its earlier counts come back: a
+        correction or a middle undone) or the next one (a removed last round
+        comes back at its place). The counts are checked as any entry's
+        (T2/T3; ``rnd.confirmed`` stands for the table's confirmation), only
+        the last round may wait for its middle, and a target game must not
+        have ended before a later round (T4). *closed* and *scored* put
+        Beenden/Werten back as they were (removing a round clears both).
+        """
+        number = rnd.number
+        if not 1 <= number <= len(self.rounds) + 1:
+            raise NoSuchRoundError(
+                Code.NO_SUCH_ROUND, f"there is no round {number} to put back", rule="T6"
+            )
+        if number > MAX_ROUNDS:
+            raise RoundOrderError(
+                Code.TOO_MANY_ROUNDS,
+                f"a game has at most {MAX_ROUNDS} rounds (T1)",
+                rule="T1",
+                params={"limit": MAX_ROUNDS},
+            )
+        stacks = self.check_stacks(list(rnd.stacks))
+        middle = (
+            None
+            if rnd.middle is None
+            else self.check_middle(stacks, list(rnd.middle), confirm=rnd.confirmed)
+        )
+        restored = Round(number, stacks, middle, confirmed=rnd.confirmed and middle is not None)
+        candidate = [*self.rounds[: number - 1], restored, *self.rounds[number:]]
+        if any(r.middle is None for r in candidate[:-1]):
+            raise RoundOrderError(
+                Code.ROUND_PENDING,
+                "only the last round can wait for its middle counts (T2)",
+                rule="T2",
+            )
+        now_closed = self.closed if closed is None else closed
+        if now_closed and candidate[-1].middle is None:
+            raise RoundOrderError(
+                Code.ROUND_PENDING,
+                "a finished game has no round waiting for its middle (T5)",
+                rule="T5",
+            )
+        self._verify_sequence(candidate)
+        self.rounds = candidate
+        self.closed = now_closed
+        if scored is not None:
+            self.scored = scored and now_closed
+        self._changed()
+        return restored
+
     def _verify_can_finish(self) -> None:
         pending = self.pending_round
         if pending is not None:

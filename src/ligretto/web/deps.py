@@ -157,14 +157,6 @@ def watch_path(game_id: str) -> str:
     return f"/g/{game_id}"
 
 
-def edit_path(game_id: str, token: str) -> str:
-    """The old form of the edit link, the token in the path (still answered: it redirects).
-
-    Kept for the JSON API's ``edit_url``; the pages hand out :func:`edit_link`.
-    """
-    return f"/g/{game_id}/edit/{token}"
-
-
 def edit_base(game_id: str) -> str:
     """The board with entry forms, without any secret: the token travels beside it."""
     return f"/g/{game_id}/edit"

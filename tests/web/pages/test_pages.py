@@ -411,7 +411,7 @@ def test_the_edit_token_never_travels_in_an_address(client: TestClient) -> None:
     data = {"version": version(bare), "token": secret, "stack-0": "3", "stop": "1"}
     saved = client.post(f"{edit}/stacks", data=data)
     assert saved.status_code == 303
-    assert saved.headers["location"] == f"{edit}#entry-title"
+    assert saved.headers["location"] == f"{edit}?opened=2&undo=4#entry-title"
     assert secret not in saved.headers["location"]
     # The save keeps the token on the phone (HttpOnly, this game's edit pages only).
     cookie = saved.headers["set-cookie"]
@@ -485,3 +485,82 @@ def test_the_csv_export_for_german_spreadsheets(client: TestClient) -> None:
     assert lines[1] == "1;Anna;0;12;12;12;2;9;5;5"
     plain = client.get(link.group(1).split("?")[0]).content.decode("utf-8-sig")
     assert plain.splitlines()[1] == "1,Anna,0,12,12,12,2,9,5,5"
+
+
+# --- Undo (T6): a short-lived Undo after a save or removal, without JavaScript ---
+UNDO_FORM = re.compile(r'<form method="post" action="(/g/[\w-]+/edit/undo)"[^>]*data-undo')
+
+
+def undo_version(html: str) -> str:
+    match = re.search(r'data-undo[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', html)
+    assert match, "the page offers no Undo"
+    return match.group(1)
+
+
+def test_t6_undo_after_a_saved_middle_brings_back_the_middle_step(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    assert stacks(client, edit, {1: "3"}, stop=0).status_code == 303
+    done = middle(client, edit, 1, {0: "20", 1: "14"})
+    assert done.status_code == 303
+    board = client.get(done.headers["location"]).text
+    assert UNDO_FORM.search(board)
+    assert "Round 1 saved." in board
+    assert totals(client, edit) == ["20", "8"]
+    undone = client.post(f"{edit}/undo", data={"version": undo_version(board)})
+    assert undone.status_code == 303
+    assert undone.headers["location"] == f"{edit}?undone=1#status"
+    after = client.get(undone.headers["location"]).text
+    assert "Round 1: last change undone." in after
+    assert not UNDO_FORM.search(after)  # no Undo of the Undo
+    assert "Round 1: waiting for the middle" in after
+    assert totals(client, edit) == ["0", "0"]
+
+
+def test_t6_undo_after_a_removal_brings_the_round_back(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "3"}, stop=0)
+    middle(client, edit, 1, {0: "20", 1: "14"})
+    page = client.get(f"{edit}/rounds/1").text
+    removed = client.post(f"{edit}/rounds/1/remove", data={"version": version(page)})
+    assert removed.status_code == 303
+    board = client.get(removed.headers["location"]).text
+    assert "Round 1 removed." in board and totals(client, edit) == ["0", "0"]
+    undone = client.post(f"{edit}/undo", data={"version": undo_version(board)})
+    assert undone.status_code == 303
+    assert totals(client, edit) == ["20", "8"]
+
+
+def test_t6_undo_twice_or_after_another_phone_changes_nothing(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    saved = stacks(client, edit, {1: "3"}, stop=0)
+    board = client.get(saved.headers["location"]).text
+    mine = undo_version(board)
+    # Another phone completes the round meanwhile.
+    assert middle(client, edit, 1, {0: "20", 1: "14"}).status_code == 303
+    refused = client.post(f"{edit}/undo", data={"version": mine})
+    assert refused.status_code == 409
+    assert "Not undone: another phone changed this game meanwhile." in refused.text
+    assert totals(client, edit) == ["20", "8"]
+    # The stale board no longer offers it either.
+    assert not UNDO_FORM.search(client.get(saved.headers["location"]).text)
+    # Undo of that other phone's save, then once more: the second is refused.
+    latest = client.get(edit).text
+    first = client.post(f"{edit}/undo", data={"version": version(latest)})
+    assert first.status_code == 303
+    again = client.post(f"{edit}/undo", data={"version": version(client.get(edit).text)})
+    assert again.status_code == 422
+    assert "Nothing to undo" in again.text
+    assert "Round 1: waiting for the middle" in client.get(edit).text
+
+
+def test_t6_undo_with_a_wrong_token_is_refused(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    saved = stacks(client, edit, {1: "3"}, stop=0)
+    board = client.get(saved.headers["location"]).text
+    secret = token(edit)
+    client.cookies.clear()
+    wrong = client.post(f"{edit}/undo", data={"version": undo_version(board), "token": "x" * 40})
+    assert wrong.status_code == 403
+    assert secret not in wrong.text
+    page = client.get(edit, headers={"X-Edit-Token": secret}).text
+    assert "Round 1: waiting for the middle" in page

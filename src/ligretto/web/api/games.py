@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.store import CreatedGame
 from ligretto.web.api.errors import NOT_JSON, ApiError, content_type_problem
 from ligretto.web.api.responses import created_out, game_out, set_version, write_out
-from ligretto.web.api.schemas import ERRORS, CreatedOut, GameIn, GameOut, WriteOut
+from ligretto.web.api.schemas import ERRORS, CreatedOut, ErrorOut, GameIn, GameOut, WriteOut
 from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -134,5 +134,38 @@ def score_game(
 ) -> WriteOut:
     """Werten (T5): the final ranking with the winner or winners (finishes first)."""
     result = service.score(game_id, token, expected_version=version)
+    set_version(response, result.stored.version)
+    return write_out(request, result)
+
+
+_UNDO_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    428: {"model": ErrorOut, "description": "no If-Match: an Undo must name the version it undoes"},
+}
+
+
+@router.post("/{game_id}/undo", responses=_UNDO_ERRORS)
+def undo_last_change(
+    game_id: str,
+    service: Service,
+    token: EditToken,
+    version: ExpectedVersion,
+    request: Request,
+    response: Response,
+) -> WriteOut:
+    """Undo (T6): take back the last save or removal of a round, exactly.
+
+    Needs ``If-Match`` with the version that change made (its answer's
+    ``ETag``): if anyone changed the game since, 409 and nothing changes.
+    ``round`` is the round as the Undo left it (removed, pending again,
+    back with its earlier counts, or back at its place).
+    """
+    if version is None:
+        raise ApiError(
+            428,
+            "precondition_required",
+            "an Undo needs If-Match: the game version the change to undo made (its ETag)",
+        )
+    result = service.undo_last(game_id, token, expected_version=version)
     set_version(response, result.stored.version)
     return write_out(request, result)

@@ -11,7 +11,7 @@ from fastapi import Request, Response
 
 from ligretto.store import CreatedGame, StoredGame, WriteResult
 from ligretto.web.api.schemas import CreatedOut, GameOut, WriteOut
-from ligretto.web.deps import absolute, edit_path, watch_path
+from ligretto.web.deps import absolute, edit_link, watch_path
 
 
 def set_version(response: Response, version: int) -> None:
@@ -32,7 +32,7 @@ def created_out(request: Request, created: CreatedGame) -> CreatedOut:
     body = stored.describe()
     body["watch_url"] = absolute(request, watch_path(stored.id))
     body["edit_token"] = created.edit_token
-    body["edit_url"] = absolute(request, edit_path(stored.id, created.edit_token))
+    body["edit_url"] = absolute(request, edit_link(stored.id, created.edit_token))
     return CreatedOut.model_validate(body)
 
 

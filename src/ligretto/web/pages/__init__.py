@@ -6,13 +6,13 @@ the JSON API lives in its own routers.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from ligretto.web.pages import board, history, legacy, rounds, rules, start
 from ligretto.web.pages.board import ERROR_PAGES
-from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX
+from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
 
 __all__ = ["ERROR_PAGES", "install", "router"]
 
@@ -31,6 +31,12 @@ async def service_worker() -> FileResponse:
         # Browsers check for a new worker on every visit; never a stale one.
         headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
     )
+
+
+@router.get("/offline", response_class=HTMLResponse)
+async def offline_page(request: Request) -> HTMLResponse:
+    """What the service worker answers for a page it does not keep, when there is no network."""
+    return render(request, "offline.html", {})
 
 
 def install(app: FastAPI) -> None:

@@ -15,6 +15,8 @@ of the game's edit pages and writes it into the hidden fields.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -29,6 +31,7 @@ from ligretto.store import (
     StoredGame,
     TafelService,
 )
+from ligretto.store.changes import UNDOABLE
 from ligretto.web.api.errors import ExceptionHandler
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.deps import (
@@ -198,6 +201,31 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     "discard": (N_("Discard it"), {}),
     "nothing_new": (N_("no change on the server"), {}),
     "called": (N_("called Ligretto Stop"), {}),
+    "undo": (N_("Undo"), {}),
+    "undo_offline": (N_("Offline: not undone. Try again when the connection is back."), {}),
+    "kept_stacks": (
+        N_("Round %(number)s: stacks kept on this phone."),
+        {"number": "{number}"},
+    ),
+    "kept_round": (N_("Round %(number)s kept on this phone."), {"number": "{number}"}),
+    "kept_correction": (
+        N_("Round %(number)s: correction kept on this phone."),
+        {"number": "{number}"},
+    ),
+    "kept_removal": (
+        N_("Round %(number)s: removal kept on this phone."),
+        {"number": "{number}"},
+    ),
+    "correct_round": (N_("Correct round %(number)s"), {"number": "{number}"}),
+    "remove_round": (N_("Remove round %(number)s"), {"number": "{number}"}),
+    "round_corrected": (N_("Round %(number)s corrected"), {"number": "{number}"}),
+    "round_removed": (N_("Round %(number)s removed"), {"number": "{number}"}),
+    "back": (N_("Back to the board"), {}),
+    "keep_mine": (N_("Keep mine for this round (replace theirs)"), {}),
+    "same_round": (
+        N_("Both phones changed the same round differently: the board can keep only one of them."),
+        {},
+    ),
 }
 
 
@@ -322,11 +350,23 @@ def board_page(
     conflict: bool = False,
     notice: str | None = None,
     notice_round: int | None = None,
+    undo: UndoOffer | None = None,
+    undo_error: str | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
-    """The full page; on a refused entry *entry* carries the typed values and messages."""
+    """The full page; on a refused entry *entry* carries the typed values and messages.
+
+    *undo* offers to take back the write that led here; *undo_error* says why an Undo was refused.
+    """
     context = board_context(request, stored, token, editing=editing)
-    context.update(entry=entry, conflict=conflict, notice=notice, notice_round=notice_round)
+    context.update(
+        entry=entry,
+        conflict=conflict,
+        notice=notice,
+        notice_round=notice_round,
+        undo=undo,
+        undo_error=undo_error,
+    )
     if context["editing"]:
         context["offline_texts"] = offline_texts(request_language(request))
     context["request_created"] = request.query_params.get("created") == "1"
@@ -374,7 +414,49 @@ async def edit_page(request: Request, stored: GameDep, service: Service) -> HTML
     notice, number = _notice(request)
     if number is not None and number > len(stored.game.rounds):
         number = None  # the round is gone (removed on another phone)
-    return board_page(request, stored, token, editing=True, notice=notice, notice_round=number)
+    offer = await undo_offer(request, service, stored, notice)
+    return board_page(
+        request, stored, token, editing=True, notice=notice, notice_round=number, undo=offer
+    )
+
+
+UNDO_SECONDS = 120
+"""How long after a write its board still offers the Undo (the page's script hides it sooner)."""
+
+UNDO_SHOWN_SECONDS = 10
+"""How long the page's script shows the Undo bar after a write."""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoOffer:
+    """The Undo the board offers right after a write: what it takes back and its version."""
+
+    text: str
+    version: int
+    seconds: int = UNDO_SHOWN_SECONDS
+
+
+async def undo_offer(
+    request: Request, service: TafelService, stored: StoredGame, notice: str | None
+) -> UndoOffer | None:
+    """An Undo for the write that redirected here (``?saved=3&undo=7``), if it still holds.
+
+    Only while that write is the game's latest change (nobody changed the
+    game since: its version is the game's), it changed a round, and it is
+    recent; the service checks all of it again when the Undo is sent.
+    """
+    version = whole_number(request.query_params.get("undo", ""), 9)
+    if notice is None or version is None or version != stored.version:
+        return None
+    try:
+        last = await run_in_threadpool(service.last_change, stored.id)
+    except GameNotFoundError:
+        return None
+    if last is None or last.version != version or last.action not in UNDOABLE:
+        return None
+    if (datetime.now(UTC) - last.at).total_seconds() > UNDO_SECONDS:
+        return None
+    return UndoOffer(notice, version)
 
 
 def _notice(request: Request) -> tuple[str | None, int | None]:
@@ -386,14 +468,16 @@ def _notice(request: Request) -> tuple[str | None, int | None]:
     if request.query_params.get("created") == "1":
         return gettext(language, N_("Game created. Everyone can watch it on their phone:")), None
     for key, message in (
+        ("opened", N_("Round %(number)s: stacks saved.")),
         ("saved", N_("Round %(number)s saved.")),
         ("corrected", N_("Round %(number)s corrected.")),
         ("removed", N_("Round %(number)s removed.")),
+        ("undone", N_("Round %(number)s: last change undone.")),
     ):
         number = whole_number(request.query_params.get(key, ""), 3)
         if number is not None:
             text = gettext(language, message, number=number)
-            return text, None if key == "removed" else number
+            return text, None if key in ("removed", "undone") else number
     return None, None
 
 

@@ -28,6 +28,7 @@ ACTIONS: dict[str, str] = {
     "remove_round": N_("Round %(number)s removed"),
     "finish": N_("Game finished"),
     "score": N_("Game scored"),
+    "undo": N_("Round %(number)s: last change undone"),
 }
 
 

@@ -41,6 +41,9 @@ _SIMPLE: dict[Code, str] = {
         "Remove the later rounds first."
     ),
     Code.BAD_IMPORT: N_("This file is not a game exported from this score board."),
+    Code.NOTHING_TO_UNDO: N_(
+        "Nothing to undo: the last change of this game is no save or removal of a round."
+    ),
 }
 
 

@@ -63,6 +63,7 @@ IMPORTED_MODULES = (
     "js/offline.js",
     "js/outbox.js",
     "js/rules.js",
+    "js/undo.js",
     "play/page.js",
     "play/state.js",
     "play/socket.js",

@@ -31,9 +31,11 @@ from ligretto.web.forms import whole_number
 from ligretto.web.pages.board import (
     bad_link,
     board_page,
+    game_state,
     known_token,
     load_game,
     not_found,
+    offline_texts,
     remember_token,
 )
 from ligretto.web.pages.deps import EditableGame, EditableGameDep, GameDep, Service, edit_base
@@ -127,14 +129,18 @@ async def _attempt(
     entry: Entry,
     write: Callable[[], WriteResult],
     *,
-    done: str,
+    done: Callable[[WriteResult], str],
     page: Callable[..., HTMLResponse] | None = None,
 ) -> Response:
-    """Run *write*; redirect to *done* on success, or show why it was refused."""
+    """Run *write*; redirect to *done* on success, or show why it was refused.
+
+    *done* gets the write's result: the board it leads to offers an Undo
+    for the version the write made (``undo=``, see :func:`with_undo`).
+    """
     language = request_language(request)
     show = page or (lambda **kw: board_page(request, stored, token, **kw))
     try:
-        await run_in_threadpool(write)
+        result = await run_in_threadpool(write)
     except VersionConflictError:
         fresh = await load_game(service, stored.id)
         if fresh is None:
@@ -158,7 +164,14 @@ async def _attempt(
             entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
         entry.errors.append(message)
         return show(entry=entry, status_code=422)
-    return saved(request, stored.id, token, done)
+    return saved(request, stored.id, token, done(result))
+
+
+def with_undo(address: str, result: WriteResult) -> str:
+    """*address* with ``undo={version}``: the board then offers to take this write back."""
+    path, _, anchor = address.partition("#")
+    joiner = "&" if "?" in path else "?"
+    return f"{path}{joiner}undo={result.stored.version}" + (f"#{anchor}" if anchor else "")
 
 
 def saved(request: Request, game_id: str, token: str, done: str) -> Response:
@@ -195,7 +208,11 @@ async def save_stacks(request: Request, editable: EditableGameDep, service: Serv
         token,
         entry,
         lambda: service.open_round(game_id, token, counts, expected_version=_version(data)),
-        done=edit_base(game_id) + "#entry-title",
+        done=lambda result: with_undo(
+            edit_base(game_id)
+            + f"?opened={result.round.number if result.round else ''}#entry-title",
+            result,
+        ),
     )
 
 
@@ -228,7 +245,7 @@ async def save_middle(request: Request, editable: EditableGameDep, service: Serv
         lambda: service.complete_round(
             game_id, token, number, counts, confirm=confirm, expected_version=_version(data)
         ),
-        done=edit_base(game_id) + f"?saved={number}#status",
+        done=lambda result: with_undo(edit_base(game_id) + f"?saved={number}#status", result),
     )
 
 
@@ -261,6 +278,8 @@ def _round_page(
             "entry": entry,
             "edit_base": base,
             "is_last": number == len(board.rounds),
+            "game_state": game_state(stored),
+            "offline_texts": offline_texts(request_language(request)),
         },
         status_code=status_code,
         path=f"{base}/rounds/{number}",
@@ -328,7 +347,7 @@ async def correct_round(
             confirm=confirm,
             expected_version=_version(data),
         ),
-        done=edit_base(game_id) + f"?corrected={number}#status",
+        done=lambda result: with_undo(edit_base(game_id) + f"?corrected={number}#status", result),
         page=lambda **kw: _round_page(request, loaded, token, number, **kw),
     )
 
@@ -346,8 +365,45 @@ async def remove_round(
         token,
         Entry(),
         lambda: service.remove_last_round(game_id, token, number, expected_version=_version(data)),
-        done=edit_base(game_id) + f"?removed={number}#status",
+        done=lambda result: with_undo(edit_base(game_id) + f"?removed={number}#status", result),
     )
+
+
+@router.post("/g/{game_id}/edit/undo", response_model=None)
+async def undo(request: Request, editable: EditableGameDep, service: Service) -> Response:
+    """Undo (T6): take back the last save or removal of a round.
+
+    The form carries the version that change made: if another phone changed
+    the game since, the board says the Undo cannot be done and nothing changes.
+    """
+    loaded, game_id, token = editable.stored, editable.stored.id, editable.token
+    data = await request.form()
+    version = _version(data)
+    language = request_language(request)
+    try:
+        if version is None:
+            raise VersionConflictError(-1, loaded.version)
+        result = await run_in_threadpool(
+            lambda: service.undo_last(game_id, token, expected_version=version)
+        )
+    except VersionConflictError:
+        fresh = await load_game(service, game_id)
+        if fresh is None:
+            return not_found(request)
+        message = gettext(
+            language,
+            N_(
+                "Not undone: another phone changed this game meanwhile. "
+                "Nothing was changed; the board shows the latest state."
+            ),
+        )
+        return board_page(request, fresh, token, undo_error=message, status_code=409)
+    except TafelError as error:
+        return board_page(
+            request, loaded, token, undo_error=refusal(language, error), status_code=422
+        )
+    number = result.round.number if result.round else ""
+    return saved(request, game_id, token, edit_base(game_id) + f"?undone={number}#status")
 
 
 async def _end(request: Request, editable: EditableGame, service: Service, action: str) -> Response:

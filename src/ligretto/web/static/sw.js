@@ -7,14 +7,22 @@
 //   from the network; a copy is kept (without the query) and answered when
 //   the network fails, so a reload at a table without signal shows the
 //   board as last seen, and the page's script adds what waits to be sent.
+// - A round's correction page (/g/{id}/edit/rounds/{n}): from the network;
+//   without one, the kept board of the game answers, and its script draws
+//   the correction from the phone's copy of the game (never an old copy of
+//   the page, whose numbers may be stale).
 // - GET /api/games/{id}: the same, network first.
+// A Tafel page that is not kept answers, without a network, with a short
+// page that says so and leads to the board, never the browser's error page.
 // Nothing else is touched: writes, live events, online play.
 const CACHE = "tafel-v1";
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
-const PAGE = /^\/(?:$|g\/[\w-]+(?:\/edit(?:\/rounds\/\d+|\/history)?|\/history)?$)/;
+const PAGE = /^\/(?:$|g\/[\w-]+(?:\/edit(?:\/history)?|\/history)?$)/;
+const CORRECTION = /^\/g\/([\w-]+)\/edit\/rounds\/\d+$/;
+const GAME = /^\/g\/([\w-]+)\//;
 const STATE = /^\/api\/games\/[\w-]+$/;
 
 function pageKey(url) {
@@ -34,6 +42,42 @@ async function networkFirst(request, key) {
   }
 }
 
+// Without a network: the game's kept board for a correction, else a page
+// that says this one is not kept (in the language the board was seen in).
+async function offlinePage(url) {
+  const cache = await caches.open(CACHE);
+  const correction = CORRECTION.exec(url.pathname);
+  if (correction) {
+    const board = await cache.match(`${url.origin}/g/${correction[1]}/edit`);
+    if (board) return board;
+  }
+  const game = GAME.exec(url.pathname);
+  const kept = await cache.match(`${url.origin}/offline`);
+  const back = game ? `/g/${game[1]}/edit` : "/";
+  if (kept) {
+    const html = (await kept.text()).replaceAll('href="/" data-back', `href="${back}" data-back`);
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+  return new Response(`<!doctype html><meta name="viewport" content="width=device-width"><title>Offline</title><p>Offline. <a href="${back}">Back</a></p>`, {
+    status: 503, headers: { "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+async function page(request, url) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && PAGE.test(url.pathname)) await cache.put(pageKey(url), response.clone());
+    return response;
+  } catch {
+    if (PAGE.test(url.pathname)) {
+      const kept = await cache.match(pageKey(url));
+      if (kept) return kept;
+    }
+    return offlinePage(url);
+  }
+}
+
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request);
@@ -50,8 +94,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(cacheFirst(request));
-  } else if (PAGE.test(url.pathname) && request.mode === "navigate") {
-    event.respondWith(networkFirst(request, pageKey(url)));
+  } else if (request.mode === "navigate" && (url.pathname === "/" || url.pathname.startsWith("/g/"))) {
+    event.respondWith(page(request, url));
   } else if (STATE.test(url.pathname)) {
     event.respondWith(networkFirst(request, pageKey(url)));
   }

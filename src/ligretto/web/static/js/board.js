@@ -5,6 +5,7 @@ import { rememberGame } from "./games.js";
 import { editLink, editedGame, takeToken } from "./tokens.js";
 import { dropDraft, dropStale, restoreDraft, saveDraft } from "./drafts.js";
 import * as offline from "./offline.js";
+import * as undo from "./undo.js";
 
 // --- the edit token: from the link's fragment into the phone's keeping ---
 // It goes into every form's hidden field and the live update's header,
@@ -196,7 +197,9 @@ document.addEventListener("submit", async (event) => {
   const submitter = event.submitter;
   const confirm = submitter?.name === "confirm";
   const kind = form.dataset.entry;
-  const local = kind !== "correct" && (form.dataset.local || offline.waiting() || !navigator.onLine);
+  // Kept on the phone while it is offline or rounds wait to be sent before
+  // it (corrections and removals too, in the same order).
+  const local = Boolean(form.dataset.local) || (offlineEntry && (offline.waiting() || !navigator.onLine));
   if (submitter) submitter.disabled = true;
   try {
     if (local) {
@@ -209,13 +212,12 @@ document.addEventListener("submit", async (event) => {
       response = await fetch(form.action, { method: "POST", body, headers: { "X-Edit-Token": token } });
     } catch {
       offline.setConnected(false);
-      if (kind === "correct") {
+      if (offlineEntry) await offline.keep(form, confirm);
+      else {
         const note = form.querySelector(".offline-note") || form.insertAdjacentElement("afterbegin", document.createElement("p"));
         note.className = "message error offline-note";
         note.setAttribute("role", "alert");
-        note.textContent = `${live?.dataset.offline || "offline"}: ${form.querySelector("button.primary")?.textContent || ""} ✗`;
-      } else {
-        await offline.keep(form, confirm);
+        note.textContent = `${live?.dataset.offline || "offline"}: ${form.querySelector("button[type=submit]:not(.visually-hidden)")?.textContent || ""} ✗`;
       }
       return;
     }
@@ -248,7 +250,7 @@ function restoreForms() {
     form.querySelectorAll("input[data-stop-for]").forEach((box) => box.closest(".entry")?.classList.toggle("is-caller", box.checked));
     form.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
   }
-  if (forms.some((form) => form.dataset.entry !== "correct")) dropStale(gameId, forms);
+  if (forms.some((form) => form.dataset.entry === "stacks" || form.dataset.entry === "middle")) dropStale(gameId, forms);
 }
 document.addEventListener("input", (event) => {
   const form = event.target.closest?.("form[data-entry]");
@@ -380,6 +382,7 @@ async function keepForOffline() {
     ];
     const id = info?.id;
     if (id) keep.push(`/api/games/${id}`);
+    keep.push("/offline"); // what a page not kept answers without a network
     ready.active?.postMessage({ keep: [...new Set(keep)] });
   } catch {
     // No service worker (private mode, an old browser): the page still works online.
@@ -387,8 +390,15 @@ async function keepForOffline() {
 }
 keepForOffline();
 
+// The Undo bar at once (it must not appear late under a finger that is
+// already reaching for something else); gone again if rounds wait to be sent.
+undo.start(token);
 if (offlineEntry) {
-  offline.start(gameId, token).then(restoreForms);
+  offline.start(gameId, token).then(() => {
+    restoreForms();
+    if (offline.waiting()) undo.withdraw();
+    offline.offerKeptUndo();
+  });
 } else {
   restoreForms();
 }
