@@ -23,7 +23,7 @@ _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 #: Moves a person sends per second at most: below the server's limit of 20
 #: messages a second per connection (docs/protocol.md, ``rate_limited``).
-MOVES_PER_SECOND = 12.0
+MOVES_PER_SECOND = 16.0
 
 
 def api(method: str, url: str, body: Any = None) -> tuple[int, Any]:
@@ -61,7 +61,9 @@ class Person:
         #: Every message since the last :meth:`connect`, in order.
         self.received: list[dict[str, Any]] = []
         self.round_over: dict[int, dict[str, Any]] = {}
+        #: The server's close code (``None``: none came, e.g. the process died).
         self.close_code: int | None = None
+        self.closed = False
         self.accepted = 0
         self._ref = 0
         self._last_move = 0.0
@@ -76,6 +78,7 @@ class Person:
         self.ws = connect(self.ws_url, proxy=None, max_queue=None, open_timeout=10).__enter__()
         self.received = []
         self.close_code = None
+        self.closed = False
 
     def send(self, type_: str, **fields: Any) -> None:
         assert self.ws is not None, "not connected"
@@ -91,6 +94,7 @@ class Person:
         except TimeoutError:
             return None
         except ConnectionClosed as exc:
+            self.closed = True
             self.close_code = exc.rcvd.code if exc.rcvd is not None else None
             return None
         message: dict[str, Any] = json.loads(raw)
@@ -101,7 +105,7 @@ class Person:
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             message = self.receive(left)
-            if message is None and self.close_code is not None:
+            if message is None and self.closed:
                 break
             if message is not None and message["type"] in types:
                 return message
@@ -113,9 +117,10 @@ class Person:
             pass
 
     def drain_until_closed(self, timeout: float = 15.0) -> int | None:
-        """Read everything until the server's side is gone; the close code."""
+        """Read everything until the server's side is gone; its close code."""
         deadline = time.monotonic() + timeout
-        while self.close_code is None and time.monotonic() < deadline:
+        while not self.closed:
+            assert time.monotonic() < deadline, f"{self.name}: the socket is still open"
             self.receive(0.2)
         self.close()
         return self.close_code
