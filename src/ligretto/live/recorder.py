@@ -18,8 +18,13 @@ from functools import partial
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
+from ligretto.tafel.errors import TafelError
 
 log = logging.getLogger(__name__)
+
+#: Pauses before writing a round again when the database was busy or away
+#: (seconds; together well inside the grace a stopping table gives them).
+RETRY_PAUSES = (0.5, 2.0)
 
 #: Runs a function inside the table's actor (``Table.call``).
 Post = Callable[[Callable[[], None]], None]
@@ -94,7 +99,9 @@ class TafelRecorder:
         async def record_it() -> None:
             standing: Standing | None = None
             link = await opening if opening is not None else restored
-            if link is not None:
+            for pause in (*RETRY_PAUSES, None):
+                if link is None:
+                    break
                 try:
                     standing = await asyncio.to_thread(
                         partial(self.scorekeeper.record_round, number=number),
@@ -103,8 +110,18 @@ class TafelRecorder:
                         stacks,
                         middle,
                     )
+                    break
+                except TafelError:
+                    # The Tafel refuses the round itself: trying again changes nothing.
+                    log.exception("table %s: the Tafel refused round %d", self.code, round_no)
+                    break
                 except Exception:
-                    log.exception("table %s: recording round %d failed", self.code, round_no)
+                    # A busy or unreachable database: the write is safe to
+                    # repeat (a round the game holds is not entered twice).
+                    if pause is None:
+                        log.exception("table %s: recording round %d failed", self.code, round_no)
+                        break
+                    await asyncio.sleep(pause)
             self._post(lambda: scored(standing))
 
         self._recording = asyncio.get_running_loop().create_task(record_it())

@@ -425,14 +425,16 @@ class Table:
             return
         conn.joined = True
         self.idle_since = None
-        if self.resuming and self.start_at is None:
-            self._count_down()  # the first one back: "Resuming… 3 2 1"
         if self.phase == Phase.PLAYING and self._stall_guard is None:
             self._guard_stall()
         conn.send(encoder.welcome(self, conn, token, self.clock.now()))
         if self.round is not None:
             conn.send(encoder.view_message(self.round, self.round_no, self.seq, conn.seat))
-            if self.phase == Phase.COUNTDOWN and self.start_at is not None:
+            if self.resuming and self.start_at is None:
+                # The first one back after a restart: "Resuming… 3 2 1" for
+                # everybody at the table, this connection included.
+                self._count_down()
+            elif self.phase == Phase.COUNTDOWN and self.start_at is not None:
                 conn.send(self._countdown_message())
         if self.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and self.last_round_over is not None:
             conn.send(self.last_round_over)

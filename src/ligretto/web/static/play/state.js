@@ -35,9 +35,29 @@ export function takeTokenFromFragment() {
   }
 }
 
+const previousKey = `ligretto.play.${code}.previous`;
+
 export const savedToken = () => localStorage.getItem(tokenKey);
-export const keepToken = (token) => localStorage.setItem(tokenKey, token);
-export const forgetToken = () => localStorage.removeItem(tokenKey);
+// Every join gives a new seat token; the one before is kept too. A server
+// that stopped abruptly comes back from its last batch, which may predate
+// the newest token: then the one before still takes the seat
+// (docs/online-play.md, "what a crash can lose").
+export function keepToken(token) {
+  const before = savedToken();
+  if (before && before !== token) localStorage.setItem(previousKey, before);
+  localStorage.setItem(tokenKey, token);
+}
+export function forgetToken() {
+  localStorage.removeItem(tokenKey);
+}
+// After a refused seat token: try the token before it, once.
+export function fallBackToPreviousToken() {
+  const previous = localStorage.getItem(previousKey);
+  localStorage.removeItem(previousKey);
+  if (!previous || previous === savedToken()) return false;
+  localStorage.setItem(tokenKey, previous);
+  return true;
+}
 // The join's tokens: the seat token and, on the host's page, the host token.
 export function joinTokens() {
   const fields = {};

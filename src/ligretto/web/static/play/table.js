@@ -96,7 +96,13 @@ function onRefused(m) {
     if (m.code === "pile_taken") feedback("slow");
     return;
   }
-  if (m.code === "bad_token") S.forgetToken();
+  if (m.code === "bad_token") {
+    if (S.fallBackToPreviousToken()) {
+      send("join", S.joinTokens()); // the server came back from before the newest token
+      return;
+    }
+    S.forgetToken();
+  }
   toast((T.refused && T.refused[m.code]) || m.reason || m.code, m.code);
   // A join that could not be seated still lets this page watch the table.
   // (Once: a table with no room for watchers either answers table_full again.)
