@@ -21,8 +21,8 @@ from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
-from ligretto.web.process_header import ProcessHeader
 from ligretto.web.ratelimit import RateLimit
+from ligretto.web.routing_headers import ProcessHeader
 from ligretto.web.security_headers import SecurityHeaders
 from ligretto.web.settings import Settings
 

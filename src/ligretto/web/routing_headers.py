@@ -1,8 +1,11 @@
-"""``X-Ligretto-Process`` on every answer: which server process gave it.
+"""Headers a proxy in front of several server processes routes by (``docs/deploy.md``).
 
-Behind a proxy with several processes this shows where a request landed
-(all requests of one table code must land on the same one; see
-``docs/deploy.md``). The value is the settings' ``process_id``.
+- ``X-Ligretto-Process`` on every answer: which process gave it (the
+  settings' ``process_id``), to see where a request landed.
+- ``X-Ligretto-Table`` on the answer that opens an online table: its code.
+  A table lives in the memory of the process that opened it, so the proxy
+  (``deploy/haproxy.cfg``) remembers from this header where to send every
+  later request under ``/play/{code}/…`` and ``/api/tables/{code}``.
 """
 
 from __future__ import annotations
@@ -10,6 +13,12 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HEADER = b"x-ligretto-process"
+TABLE_HEADER = "X-Ligretto-Table"
+
+
+def opened_table(code: str) -> dict[str, str]:
+    """The headers of an answer that opened the table ``code``."""
+    return {TABLE_HEADER: code}
 
 
 class ProcessHeader:
