@@ -70,3 +70,11 @@ def test_the_answer_that_opens_a_table_names_its_code(client: TestClient) -> Non
         assert page.headers["x-ligretto-table"] == code
     # Reading a table is no opening: the proxy learns only from openings.
     assert "x-ligretto-table" not in client.get(f"/api/tables/{code}").headers
+
+
+def test_postgresql_pool_sizes_come_from_the_settings(tmp_path: Path) -> None:
+    settings = Settings(
+        data_dir=tmp_path, database_url="postgresql+psycopg://x@h/db", db_pool_size=3
+    )
+    assert settings.engine_options() == {"pool_size": 3, "max_overflow": 10}
+    assert Settings(data_dir=tmp_path, database_url=None).engine_options() == {}

@@ -38,7 +38,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     changes other server processes commit (``None`` on SQLite).
     """
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url(), busy_timeout=settings.busy_timeout)
+    engine = make_engine(
+        settings.resolved_database_url(),
+        busy_timeout=settings.busy_timeout,
+        **settings.engine_options(),
+    )
     migrate(engine)  # zero configuration: a new data directory just works
     hub = ChangeHub()
     listener = listen_for_changes(

@@ -71,6 +71,18 @@ class Settings(BaseSettings):
     def resolved_database_url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
 
+    db_pool_size: int = Field(5, ge=1)
+    """PostgreSQL connections each process keeps open (SQLAlchemy's ``pool_size``)."""
+    db_max_overflow: int = Field(10, ge=0)
+    """More PostgreSQL connections a process may open for a burst, closed afterwards.
+    Each process also holds one connection for live updates (docs/deploy.md)."""
+
+    def engine_options(self) -> dict[str, int]:
+        """Pool sizes for :func:`ligretto.store.make_engine` (PostgreSQL only)."""
+        if self.resolved_database_url().startswith("sqlite"):
+            return {}
+        return {"pool_size": self.db_pool_size, "max_overflow": self.db_max_overflow}
+
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0)
     """Seconds a write waits for another one's database lock before it is answered
     with 503 and ``Retry-After`` (SQLite's busy timeout, PostgreSQL's ``lock_timeout``);
