@@ -36,12 +36,20 @@ def haproxy_binary() -> str:
 
 
 def render_config(listen_port: int, servers: Sequence[int]) -> str:
-    """The shipped configuration listening on ``listen_port``, one server per port."""
+    """The shipped configuration listening on ``listen_port``, one server per port
+    (and its local peer on a free port)."""
     text = CONFIG.read_text()
     text, binds = re.subn(
         r"^    bind 127\.0\.0\.1:\d+$", f"    bind 127.0.0.1:{listen_port}", text, flags=re.M
     )
     assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:PORT` line"
+    text, peers = re.subn(
+        r"^    peer proxy1 127\.0\.0\.1:\d+$",
+        f"    peer proxy1 127.0.0.1:{free_port()}",
+        text,
+        flags=re.M,
+    )
+    assert peers == 1, "deploy/haproxy.cfg: expected one `peer proxy1 127.0.0.1:PORT` line"
     lines = [f"    server p{n} 127.0.0.1:{port} id {n}" for n, port in enumerate(servers, start=1)]
     text, count = re.subn(r"(^    server p\d+ .*\n)+", "\n".join(lines) + "\n", text, flags=re.M)
     assert count == 1, "deploy/haproxy.cfg: expected one block of `server` lines"
