@@ -3,7 +3,7 @@
 - ``X-Ligretto-Process`` on every answer: which process gave it (the
   settings' ``process_id``), to see where a request landed.
 - ``X-Ligretto-Table`` on the answer that opens an online table: its code.
-  A table lives in the memory of the process that opened it, so the proxy
+  A table is run by the process that opened it, so the proxy
   (``deploy/haproxy.cfg``) remembers from this header where to send every
   later request under ``/play/{code}/…`` and ``/api/tables/{code}``.
 """
