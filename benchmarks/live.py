@@ -11,6 +11,12 @@ race).  Client and server share this machine's cores, so the latency
 includes client-side queueing; treat the numbers as rough.
 
     .venv/bin/python benchmarks/live.py [--tables 250] [--seats 4] [--seconds 60]
+    .venv/bin/python benchmarks/live.py --processes 2   # through HAProxy
+
+``--processes N`` (or ``--proxy`` with one) runs N server processes behind
+HAProxy with the shipped ``deploy/haproxy.cfg`` (Debian's ``haproxy``),
+sharing one SQLite data folder; the clients then connect through the proxy,
+which routes every table's seats to the process that opened it.
 
 It stops by itself after the measured window (and never runs longer than
 ``--seconds`` plus the connection ramp and a fixed grace period).
@@ -354,6 +360,12 @@ def main() -> None:
         help="tables only in memory (no journal): the reference for what keeping them costs",
     )
     parser.add_argument(
+        "--processes", type=int, default=1, help="server processes, behind HAProxy if more than 1"
+    )
+    parser.add_argument(
+        "--proxy", action="store_true", help="through HAProxy also with one process"
+    )
+    parser.add_argument(
         "--serve", nargs=4, metavar=("PORT", "DATA_DIR", "GC", "KEEP"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
@@ -362,52 +374,62 @@ def main() -> None:
         return
     if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
+    if not 1 <= args.processes <= 8:
+        parser.error("--processes 1..8")
     _raise_fd_limit()
     # The clients' own collector pauses would be counted as server latency:
     # this load generator keeps them as rare as the app keeps its own.
     gc.set_threshold(args.gc_threshold or 50_000, 10, 10)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
+    proxied = args.proxy or args.processes > 1
+    ports = [_free_port() for _ in range(args.processes)]
+    proxy = None
     with tempfile.TemporaryDirectory() as data_dir:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--serve",
-                str(port),
-                data_dir,
-                str(args.gc_threshold),
-                "0" if args.no_keep_tables else "1",
-            ],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+        servers = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--serve",
+                    str(port),
+                    data_dir,
+                    str(args.gc_threshold),
+                    "0" if args.no_keep_tables else "1",
+                ],
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+            for port in ports
+        ]
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(base + "/api/tables/NONE", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.2)
-            cpu_before = _cpu_seconds(server.pid)
+            for port, server in zip(ports, servers, strict=True):
+                _wait_for(f"http://127.0.0.1:{port}", server)
+            base = f"http://127.0.0.1:{ports[0]}"
+            if proxied:
+                proxy = _start_proxy(Path(data_dir), ports)
+                base = proxy.url
+            cpu_before = [_cpu_seconds(server.pid) for server in servers]
             client_before = time.process_time()
             client_gc = GcWatch()
             wall_before = time.monotonic()
             stats = asyncio.run(
                 drive(base, args.tables, args.seats, args.seconds, args.level, args.ramp)
             )
-            server_cpu = _cpu_seconds(server.pid) - cpu_before
+            server_cpu = [
+                _cpu_seconds(server.pid) - before
+                for server, before in zip(servers, cpu_before, strict=True)
+            ]
             client_cpu = time.process_time() - client_before
             wall = time.monotonic() - wall_before
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            if proxy is not None:
+                proxy.stop()
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+            for server in servers:
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
     print(f"client GC: {client_gc.summary()}")
     print(f"client event-loop lag: {stats.lag.summary()}")
     seats = args.tables * args.seats
@@ -437,11 +459,45 @@ def main() -> None:
         f"p90 {percentile(ms, 0.90):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
         f"max {max(ms):.1f} ms"
     )
-    if server_cpu >= 0:
+    if min(server_cpu) >= 0:
+        each = " + ".join(f"{cpu / wall * 100:.0f}" for cpu in server_cpu)
         print(
-            f"CPU over {wall:.0f} s: server {server_cpu / wall * 100:.0f} % of one core, "
-            f"clients {client_cpu / wall * 100:.0f} %; load average {os.getloadavg()[0]:.1f}"
+            f"CPU over {wall:.0f} s: server{'s' if len(server_cpu) > 1 else ''} {each} % of "
+            f"one core, clients {client_cpu / wall * 100:.0f} %; "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
+    if proxied:
+        print(f"through HAProxy to {args.processes} process(es) (deploy/haproxy.cfg)")
+
+
+def _wait_for(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(base + "/api/tables/NONE", timeout=1)
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.2)
+
+
+def _start_proxy(directory: Path, ports: list[int]) -> Any:
+    """The shipped HAProxy configuration in front of ``ports`` (the tests' helper)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from helpers.haproxy import HAProxy
+
+    proxy = HAProxy(directory, ports)
+    proxy.start()
+    deadline = time.monotonic() + 30
+    while True:  # until the health checks let requests through
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(proxy.url + "/healthz", timeout=1).status_code == 200:
+                return proxy
+        if time.monotonic() > deadline:
+            proxy.stop()
+            raise SystemExit("HAProxy did not reach the servers")
+        time.sleep(0.2)
 
 
 def _cpu_seconds(pid: int) -> float:

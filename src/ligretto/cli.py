@@ -38,21 +38,54 @@ def serve(
             "per-user data folder). LIGRETTO_DATABASE_URL selects PostgreSQL instead.",
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Address or network (e.g. 127.0.0.1, 10.0.0.0/24) of a reverse proxy "
+            "whose X-Forwarded-For and X-Forwarded-Proto are believed; repeat for several "
+            "(default: LIGRETTO_TRUSTED_PROXIES, else none).",
+        ),
+    ] = None,
+    process_id: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name among several behind a proxy "
+            "(default: LIGRETTO_PROCESS_ID, else hostname:port).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: the Tafel (score board) and its JSON API."""
+    import socket
+
     import uvicorn
 
     from ligretto.web.app import create_app
     from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings
 
-    settings = Settings() if data_dir is None else Settings(data_dir=data_dir)
+    overrides: dict[str, object] = {}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    if trusted_proxy:
+        overrides["trusted_proxies"] = trusted_proxy
+    if process_id is not None:
+        overrides["process_id"] = process_id
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    if "process_id" not in settings.model_fields_set:
+        # Stable across restarts: the same process slot keeps its name.
+        settings.process_id = f"{socket.gethostname()}:{port}"
     if settings.database_url is None:
         typer.echo(f"Tafel database: {settings.resolved_database_url()}")
     application = create_app(settings)  # migrates the database before listening
     # A short graceful-shutdown limit: live-update streams must not keep the
     # server from stopping on Ctrl-C.
-    uvicorn.run(application, host=host, port=port, timeout_graceful_shutdown=3, **uvicorn_options())
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        timeout_graceful_shutdown=3,
+        **uvicorn_options(settings.trusted_proxies),
+    )
 
 
 def _register_simulate() -> None:

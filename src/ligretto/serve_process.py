@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -51,15 +51,21 @@ class ServeProcess:
     :meth:`stop` (a restart on a new port, with the same data).
     """
 
-    def __init__(self, data_dir: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, env: Mapping[str, str] | None = None, args: Sequence[str] = ()
+    ) -> None:
         self.data_dir = data_dir
         self.env = dict(environment_without_database_url() if env is None else env)
+        self.args = list(args)
+        """More options of ``ligretto serve`` (``--trusted-proxy``, ``--process-id`` …)."""
         self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
         self.base = ""
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the server and wait until it answers; return its base URL."""
         port = free_port()
+        self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
             [
@@ -71,6 +77,7 @@ class ServeProcess:
                 str(port),
                 "--data-dir",
                 str(self.data_dir),
+                *self.args,
             ],
             env=self.env,
             stdout=subprocess.DEVNULL,

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
-from sqlalchemy import Engine, inspect, text
+import pytest
+from sqlalchemy import Engine, create_engine, inspect, text
 
+from conftest import postgres_base_url
 from ligretto.store import make_engine, migrate, sqlite_url
 
 
@@ -37,3 +42,28 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
             "0002_live_tables"
         )
+
+
+@pytest.mark.postgres
+def test_processes_starting_together_on_one_new_database_all_migrate_it() -> None:
+    base = postgres_base_url()
+    schema = "test_" + secrets.token_hex(6)
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    url = f"{base}{'&' if '?' in base else '?'}options={quote(f'-csearch_path={schema}')}"
+    engines = [make_engine(url) for _ in range(4)]
+    try:
+        with ThreadPoolExecutor(len(engines)) as pool:
+            # Each is a process starting: one migrates, the others wait and find it done.
+            list(pool.map(migrate, engines))
+        with engines[0].connect() as conn:
+            heads = conn.execute(text("SELECT count(*) FROM alembic_version")).scalar_one()
+            assert heads == 1
+            assert conn.execute(text("SELECT count(*) FROM tafel_games")).scalar_one() == 0
+    finally:
+        for engine in engines:
+            engine.dispose()
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

@@ -121,10 +121,22 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
+MIGRATION_LOCK = 0x4C696772  # "Ligr": the advisory lock key of migrations
+MIGRATION_LOCK_TIMEOUT = "120s"
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (Alembic ``upgrade head``)."""
+    """Bring the schema to the newest revision (Alembic ``upgrade head``).
+
+    On PostgreSQL several processes may start at once on one database: a
+    transaction-scoped advisory lock lets one migrate while the others wait,
+    then find the schema current and do nothing.
+    """
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with writer(engine).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK:d})")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -3,7 +3,12 @@
 The service publishes ``(game_id, version)`` after each commit, from any
 thread; subscribers are asyncio tasks (server-sent event streams) that wait
 for the newest version. A watcher that falls behind only ever needs the
-newest version, so a subscription keeps one number, not a queue.
+newest version, so a subscription keeps one number, not a queue, and a
+version it has already seen (the same change heard twice, from this
+process and from PostgreSQL) does not wake it.
+
+On PostgreSQL the changes of other processes arrive through
+:mod:`ligretto.store.notify`, whose listener thread publishes them here too.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ class Subscription:
         self._closed = False
 
     def _notify(self, version: int) -> None:  # runs on the subscriber's loop
-        self._latest = max(self._latest, version)
-        self._changed.set()
+        if version > self._latest:
+            self._latest = version
+            self._changed.set()
 
     def _close(self) -> None:  # runs on the subscriber's loop
         self._closed = True
@@ -90,6 +96,11 @@ class ChangeHub:
             subs = list(self._subscriptions.get(game_id, ()))
         for sub in subs:
             _call_soon(sub, sub._notify, version)
+
+    def watched_games(self) -> list[str]:
+        """The ids of the games somebody watches right now."""
+        with self._lock:
+            return list(self._subscriptions)
 
     def watchers(self, game_id: str) -> int:
         with self._lock:

@@ -11,7 +11,9 @@ Each write
 4. applies the action through the domain (which verifies before it changes),
 5. writes one round row, the game row's new version and one history row
    (:mod:`ligretto.store.repository`),
-6. commits, then tells the change listeners (live updates).
+6. announces the new version to other processes (PostgreSQL ``NOTIFY``,
+   delivered only if the transaction commits: :mod:`ligretto.store.notify`),
+7. commits, then tells the change listeners (live updates in this process).
 
 A refused action raises and changes nothing (T2/T3). A round is saved whole
 or not at all. A lock another transaction holds longer than the engine's
@@ -30,7 +32,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from ligretto.store import changes, repository
+from ligretto.store import changes, notify, repository
 from ligretto.store.cache import GameCache
 from ligretto.store.changes import Change, Counts
 from ligretto.store.database import busy_guard, writer
@@ -313,6 +315,7 @@ class TafelService:
         with busy_guard(), self._writer.begin() as conn:
             repository.insert_game(conn, rows)
             repository.append_history(conn, game_id, 1, now, change)
+            notify.announce(conn, game_id, 1)
         stored = StoredGame(game_id, 1, game, now, now)
         self._notify(game_id, 1)
         return CreatedGame(stored, token)
@@ -354,6 +357,7 @@ class TafelService:
                 repository.write_round(conn, game_id, change.round, change.round_op, now)
             repository.update_game(conn, game_id, version, game, now)
             repository.append_history(conn, game_id, version, now, change)
+            notify.announce(conn, game_id, version)
         # Only after the commit: a failed commit leaves the cache as it was.
         # The cache keeps its own copy, so nothing a caller does alters it.
         self._cache.keep(game_id, version, game.copy())

@@ -5,20 +5,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 
 from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.live_tables import LiveTableStore
+from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
+from ligretto.web.health import router as health_router
 from ligretto.web.limits import BodySizeLimit
 from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
 from ligretto.web.ratelimit import RateLimit
+from ligretto.web.routing_headers import ProcessHeader
 from ligretto.web.security_headers import SecurityHeaders
 from ligretto.web.settings import Settings
 
@@ -29,15 +33,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ``app.state.tafel`` is the :class:`~ligretto.store.TafelService`,
     ``app.state.hub`` the :class:`~ligretto.store.ChangeHub` (the service
     publishes every committed change to it), ``app.state.settings`` the settings.
+    On PostgreSQL ``app.state.listener`` is the
+    :class:`~ligretto.store.notify.NotifyListener` that feeds the hub with the
+    changes other server processes commit (``None`` on SQLite).
     """
     settings = settings or Settings()
-    engine = make_engine(settings.resolved_database_url(), busy_timeout=settings.busy_timeout)
+    engine = make_engine(
+        settings.resolved_database_url(),
+        busy_timeout=settings.busy_timeout,
+        **settings.engine_options(),
+    )
     migrate(engine)  # zero configuration: a new data directory just works
     hub = ChangeHub()
+    listener = listen_for_changes(
+        engine, hub, application_name=f"ligretto-listener {settings.process_id}"
+    )
     service = TafelService(engine, [hub.publish])
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if listener is not None:
+            listener.start()  # changes committed by other processes
         # Online play; the tables that were open when the server stopped
         # come back (docs/online-play.md).
         tables = start_tables(
@@ -50,6 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await stop_tables(_app)
+            if listener is not None:
+                await anyio.to_thread.run_sync(listener.stop)
             hub.close()  # ends every live-update stream
             engine.dispose()
 
@@ -62,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.hub = hub
+    app.state.listener = listener
     app.state.tafel = service
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
@@ -71,6 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())
     # Outermost: every answer, refusals included, carries the security headers.
     app.add_middleware(SecurityHeaders)
+    # Which process answered, for a proxy's routing by table code (docs/deploy.md).
+    app.add_middleware(ProcessHeader, process_id=settings.process_id)
+    app.include_router(health_router)  # /healthz, for the proxy's health checks
     app.include_router(api_router)
 
     install_pages(app)  # the Tafel pages (the start page is "/") and /static

@@ -6,6 +6,7 @@ limits tested are the limits served.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ligretto.live.protocol import MAX_MESSAGE_BYTES
@@ -24,10 +25,19 @@ WS_PING_SECONDS = 20.0
 """Ping idle WebSocket connections this often; one that does not answer is closed."""
 
 
-def uvicorn_options() -> dict[str, Any]:
-    """Keyword arguments for ``uvicorn.run``/``uvicorn.Config``."""
+def uvicorn_options(trusted_proxies: Sequence[str] = ()) -> dict[str, Any]:
+    """Keyword arguments for ``uvicorn.run``/``uvicorn.Config``.
+
+    ``trusted_proxies`` (the settings' ``trusted_proxies``): only requests from
+    these addresses or networks have their client address and scheme taken
+    from ``X-Forwarded-For``/``X-Forwarded-Proto`` — the same proxies the rate
+    limits believe. Without any, the headers are ignored (uvicorn's own default
+    would believe them from 127.0.0.1).
+    """
     return {
         "ws_max_size": WS_MAX_FRAME_BYTES,
         "ws_ping_interval": WS_PING_SECONDS,
         "ws_ping_timeout": WS_PING_SECONDS,
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": list(trusted_proxies),
     }

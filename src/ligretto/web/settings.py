@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
 
 import platformdirs
@@ -16,6 +18,11 @@ from ligretto.web.ratelimit import RateLimits
 def default_data_dir() -> Path:
     """The per-user data folder (e.g. ``~/.local/share/ligretto`` on Linux)."""
     return Path(platformdirs.user_data_dir("ligretto", appauthor=False))
+
+
+def default_process_id() -> str:
+    """This process's name when none is given: ``hostname-pid``."""
+    return f"{socket.gethostname()}-{os.getpid()}"
 
 
 class Settings(BaseSettings):
@@ -42,7 +49,13 @@ class Settings(BaseSettings):
     rate_table_lookup: str = "60/minute"
     """Table pages, lookups, seat links and WebSocket connects per client address."""
     trusted_proxies: list[str] = []
-    """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed."""
+    """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed
+    (``ligretto serve --trusted-proxy``; uvicorn then takes the client address and
+    scheme from the same proxies' ``X-Forwarded-For``/``X-Forwarded-Proto``)."""
+    process_id: str = Field(default_factory=default_process_id, min_length=1, max_length=100)
+    """This server process's name among several behind one proxy (``--process-id``):
+    sent as ``X-Ligretto-Process`` and by ``/healthz``, and the owner named in
+    PostgreSQL (the live-update listener's ``application_name``)."""
 
     def rate_limit_settings(self) -> RateLimits:
         """The rate limits in the middleware's terms."""
@@ -57,6 +70,18 @@ class Settings(BaseSettings):
 
     def resolved_database_url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
+
+    db_pool_size: int = Field(5, ge=1)
+    """PostgreSQL connections each process keeps open (SQLAlchemy's ``pool_size``)."""
+    db_max_overflow: int = Field(10, ge=0)
+    """More PostgreSQL connections a process may open for a burst, closed afterwards.
+    Each process also holds one connection for live updates (docs/deploy.md)."""
+
+    def engine_options(self) -> dict[str, int]:
+        """Pool sizes for :func:`ligretto.store.make_engine` (PostgreSQL only)."""
+        if self.resolved_database_url().startswith("sqlite"):
+            return {}
+        return {"pool_size": self.db_pool_size, "max_overflow": self.db_max_overflow}
 
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0)
     """Seconds a write waits for another one's database lock before it is answered

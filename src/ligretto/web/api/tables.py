@@ -6,7 +6,7 @@ The table itself lives in ``ligretto.live``; how a spec becomes a table
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
@@ -14,6 +14,7 @@ from ligretto.live.registry import TableCapError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.play.routes import CreateTable, create_table, registry_of
+from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(
     prefix="/api/tables",
@@ -37,7 +38,7 @@ class TableCreated(BaseModel):
 
 
 @router.post("", status_code=201)
-async def post_table(spec: CreateTable, request: Request) -> TableCreated:
+async def post_table(spec: CreateTable, request: Request, response: Response) -> TableCreated:
     """Open a table; the answer holds the host's secret token and the invite link."""
     try:
         table = create_table(registry_of(request.app), spec)
@@ -48,6 +49,7 @@ async def post_table(spec: CreateTable, request: Request) -> TableCreated:
             f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
+    response.headers[TABLE_HEADER] = table.code  # where the proxy sends the table's requests
     base = str(request.base_url).rstrip("/")
     ws_base = "ws" + base[4:] if base.startswith("http") else base
     return TableCreated(

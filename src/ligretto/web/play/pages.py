@@ -31,6 +31,7 @@ from ligretto.web.play.routes import (
     create_table,
     registry_of,
 )
+from ligretto.web.routing_headers import opened_table
 
 router = APIRouter(include_in_schema=False)
 
@@ -231,7 +232,11 @@ async def new_table(request: Request) -> Response:
     except TableCapError as exc:
         return _busy_page(request, form, exc)
     # The token travels in the fragment: it never reaches a server log.
-    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+    return RedirectResponse(
+        f"/play/{table.code}#t={table.host_token}",
+        status_code=303,
+        headers=opened_table(table.code),  # where the proxy sends the table's requests
+    )
 
 
 @router.post("/play/quick", response_model=None)
@@ -262,7 +267,11 @@ async def quick_game(request: Request) -> Response:
     table.tags.add(AUTOSTART)
     table.note()
     # The token travels in the fragment: it never reaches a server log.
-    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+    return RedirectResponse(
+        f"/play/{table.code}#t={table.host_token}",
+        status_code=303,
+        headers=opened_table(table.code),  # where the proxy sends the table's requests
+    )
 
 
 @router.post("/play/practice", response_model=None)
@@ -298,7 +307,11 @@ async def practice_round(request: Request) -> Response:
         return _busy_page(request, _form_defaults(), exc)
     table.tags |= {AUTOSTART, PRACTICE}
     table.note()
-    return RedirectResponse(f"/play/{table.code}#t={table.host_token}", status_code=303)
+    return RedirectResponse(
+        f"/play/{table.code}#t={table.host_token}",
+        status_code=303,
+        headers=opened_table(table.code),  # where the proxy sends the table's requests
+    )
 
 
 @router.get("/play/{code}", response_class=HTMLResponse)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Try several processes on one machine: N `ligretto serve` processes on ports
+# 8001…8000+N behind HAProxy on http://127.0.0.1:8000/ (docs/deploy.md).
+#   LIGRETTO_DATABASE_URL=postgresql+psycopg://… deploy/run-local.sh 2
+# Ctrl-C stops them all. Needs Debian's `haproxy` and a PostgreSQL database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n="${1:-2}"
+: "${LIGRETTO_DATABASE_URL:?set LIGRETTO_DATABASE_URL to a PostgreSQL database}"
+export LIGRETTO_DATABASE_URL
+# Until online tables have leases, a starting process would restore the
+# tables the others run (docs/deploy.md, "When a process dies").
+export LIGRETTO_KEEP_TABLES="${LIGRETTO_KEEP_TABLES:-false}"
+
+workdir="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$workdir"
+}
+trap cleanup EXIT INT TERM
+
+servers=""
+for i in $(seq 1 "$n"); do
+  port=$((8000 + i))
+  servers+="    server p$i 127.0.0.1:$port id $i"$'\n'
+  .venv/bin/ligretto serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 &
+  pids+=("$!")
+done
+# The shipped configuration with this run's server lines.
+awk -v servers="$servers" '
+  /^    server p[0-9]+ / { if (!done) { printf "%s", servers; done = 1 } next }
+  { print }
+' deploy/haproxy.cfg >"$workdir/haproxy.cfg"
+haproxy -c -q -f "$workdir/haproxy.cfg"
+haproxy -db -f "$workdir/haproxy.cfg" &
+pids+=("$!")
+echo "ligretto: $n processes behind http://127.0.0.1:8000/ (Ctrl-C stops)"
+wait -n

@@ -1,0 +1,108 @@
+"""The shipped ``deploy/haproxy.cfg`` run by a real HAProxy on free ports of 127.0.0.1.
+
+The configuration is the shipped file with only its listening address and
+its server lines replaced, so what the tests check is what is deployed.
+HAProxy is Debian's package (``.ci/run`` installs it); without it the tests
+that need it skip.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from ligretto.serve_process import free_port
+
+CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
+
+
+def haproxy_binary() -> str:
+    """The ``haproxy`` program, or skip the test."""
+    found = shutil.which("haproxy") or next(
+        (p for p in ("/usr/sbin/haproxy",) if Path(p).is_file()), None
+    )
+    if found is None:
+        pytest.skip("haproxy is not installed (apt-get install haproxy)")
+    return found
+
+
+def render_config(listen_port: int, servers: Sequence[int]) -> str:
+    """The shipped configuration listening on ``listen_port``, one server per port
+    (and its local peer on a free port)."""
+    text = CONFIG.read_text()
+    text, binds = re.subn(
+        r"^    bind 127\.0\.0\.1:\d+$", f"    bind 127.0.0.1:{listen_port}", text, flags=re.M
+    )
+    assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:PORT` line"
+    text, peers = re.subn(
+        r"^    peer proxy1 127\.0\.0\.1:\d+$",
+        f"    peer proxy1 127.0.0.1:{free_port()}",
+        text,
+        flags=re.M,
+    )
+    assert peers == 1, "deploy/haproxy.cfg: expected one `peer proxy1 127.0.0.1:PORT` line"
+    lines = [f"    server p{n} 127.0.0.1:{port} id {n}" for n, port in enumerate(servers, start=1)]
+    text, count = re.subn(r"(^    server p\d+ .*\n)+", "\n".join(lines) + "\n", text, flags=re.M)
+    assert count == 1, "deploy/haproxy.cfg: expected one block of `server` lines"
+    return text
+
+
+class HAProxy:
+    """``haproxy -db -f <rendered config>`` in the foreground; :meth:`stop` ends it."""
+
+    def __init__(self, directory: Path, servers: Sequence[int]) -> None:
+        self.binary = haproxy_binary()
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.config = directory / "haproxy.cfg"
+        self.config.write_text(render_config(self.port, servers))
+        self.log_path = directory / "haproxy.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+
+    def start(self, timeout: float = 15.0) -> str:
+        checked = subprocess.run(
+            [self.binary, "-c", "-q", "-f", str(self.config)], capture_output=True, check=False
+        )
+        assert checked.returncode == 0, checked.stderr.decode(errors="replace")
+        self._log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [self.binary, "-db", "-f", str(self.config)],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"haproxy exited at start: {self.log()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self.url
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("haproxy did not listen in time")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
