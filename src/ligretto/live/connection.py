@@ -23,6 +23,8 @@ CLOSE_POLICY = 1008
 CLOSE_REVOKED = 4403
 #: No table has this code (the page stops reconnecting).
 CLOSE_NO_TABLE = 4404
+#: Try again later: another process serves the table, or this one is full.
+CLOSE_TRY_AGAIN = 1013
 #: The table has closed (could not be restored, or was over); the page says why.
 CLOSE_GONE = 4410
 

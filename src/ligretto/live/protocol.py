@@ -93,6 +93,7 @@ class Reason(StrEnum):
     TAKEN_OVER = "taken_over"
     NOT_STUCK = "not_stuck"
     TABLE_CLOSED = "table_closed"
+    TRY_AGAIN = "try_again"
 
 
 class _Message(BaseModel):

@@ -16,7 +16,7 @@ from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.live.tokens import new_token
 from ligretto.rules.options import RuleOptions
-from ligretto.store.live_tables import LiveTableStore
+from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,9 @@ class TableRegistry:
         # Tables closed by this process, and why (the page says so).
         self._closed: dict[str, str] = {}
         self._reaper: asyncio.Task[None] | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        # Codes being taken from the database right now (one take per code).
+        self._taking: dict[str, asyncio.Future[Table | None]] = {}
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -127,8 +130,83 @@ class TableRegistry:
     def _add(self, table: Table) -> None:
         self._tables[table.code] = table
         table.start_task()
+        loop = asyncio.get_running_loop()
         if self._reaper is None:
-            self._reaper = asyncio.get_running_loop().create_task(self._reap())
+            self._reaper = loop.create_task(self._reap())
+        if self._heartbeat is None and self.store is not None:
+            self._heartbeat = loop.create_task(self._renew_leases())
+
+    async def find(self, code: str) -> Table | None:
+        """The table ``code``: one this process runs, or — when its lease
+        ran out on another process (it died or stopped) or it was never
+        claimed — taken from the database and restored here.  ``None``
+        when there is no such open table; :class:`TableElsewhereError` while
+        another process serves it (try again: its lease runs out if it died)."""
+        code = code.upper()
+        table = self._tables.get(code)
+        if table is not None or self.store is None or len(code) != CODE_LENGTH:
+            return table
+        if code in self._closed:
+            return None
+        pending = self._taking.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._taking[code] = future
+        try:
+            table = await self._take(code)
+            future.set_result(table)
+            return table
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._taking[code]
+
+    async def _take(self, code: str) -> Table | None:
+        assert self.store is not None and self.journal is not None
+        try:
+            stored = await asyncio.to_thread(self.store.take, code)
+        except TableElsewhereError:
+            raise
+        except Exception:  # the database is away: no table to offer now
+            log.exception("taking table %s from the database failed", code)
+            return None
+        if stored is None or code in self._tables:
+            return self._tables.get(code)
+        if len(self._tables) >= self.max_tables:
+            raise TableCapError(self.max_tables)
+        try:
+            table = restore_table(
+                stored, scorekeeper=self.scorekeeper, settings=self.settings, journal=self.journal
+            )
+        except RestoreError as exc:
+            log.warning("table %s cannot be restored: %s", code, exc)
+            self._closed[code] = exc.reason
+            self.journal.closed(code, exc.reason)
+            return None
+        self._add(table)
+        return table
+
+    async def _renew_leases(self) -> None:
+        """Keep this process's claim on its tables; stop those it lost."""
+        assert self.store is not None
+        every = self.store.lease / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                lost = await asyncio.to_thread(self.store.renew, list(self._tables))
+            except Exception:  # the database is away: try again next time
+                log.exception("renewing the tables' leases failed")
+                continue
+            for code in lost:
+                table = self._tables.pop(code, None)
+                if table is not None:
+                    # Another process serves it now: the pages reconnect
+                    # (through the proxy) to that one.
+                    log.warning("table %s is served by another process now", code)
+                    await table.stop()
 
     def _new_code(self) -> str:
         while True:
@@ -211,14 +289,20 @@ class TableRegistry:
 
     async def stop(self) -> None:
         """Stop every table (server shutdown)."""
-        if self._reaper is not None:
-            self._reaper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reaper
-            self._reaper = None
+        for task in (self._reaper, self._heartbeat):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._reaper = self._heartbeat = None
         tables, self._tables = list(self._tables.values()), {}
         for table in tables:
             await table.stop()
         if self.journal is not None:
             # Everything the tables did is written: a stop loses nothing.
             await self.journal.close()
+        if self.store is not None and tables:
+            # Another process may take them at once; this one takes its
+            # own back when it starts again.
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.release, [t.code for t in tables])

@@ -10,17 +10,26 @@ row says another round is dealt: those rounds are on the Tafel game.
 Writes come in batches (:meth:`LiveTableStore.write`, one transaction),
 from the journal that collects what the tables did
 (:mod:`ligretto.live.journal`), never from a table's own task.
+
+**One authority per table, across processes.**  Each row names the
+process that serves the table (``owner``) and how long that claim holds
+(``lease_until``).  A process renews the leases of its tables every few
+seconds (:meth:`LiveTableStore.renew`) and writes only rows it owns; a
+table whose lease has run out (its process died or stopped) can be taken
+by another process (:meth:`LiveTableStore.take`), which restores it from
+these rows.  Two processes therefore never both run a table: a process
+that lost a lease learns it at its next renewal and stops the table.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, select, update
+from sqlalchemy import Connection, Engine, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ligretto.store.database import busy_guard, writer
@@ -28,6 +37,19 @@ from ligretto.store.models import LiveActionRow, LiveTableRow
 
 OPEN = "open"
 CLOSED = "closed"
+
+#: How long a process's claim on a table holds without renewal (seconds).
+LEASE_SECONDS = 15.0
+#: The owner of every table when only one process serves them.
+LOCAL = "local"
+
+
+class TableElsewhereError(Exception):
+    """Another process holds the table's lease: it serves the table now.
+
+    When that process has died, its lease runs out within
+    :data:`LEASE_SECONDS`, and then the table can be taken here.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +77,27 @@ class StoredTable:
 class LiveTableStore:
     """The tables of every server process that uses this database."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, owner: str = LOCAL, lease: float = LEASE_SECONDS) -> None:
         self.engine = engine
         self._writer = writer(engine)
+        self.owner = owner
+        self.lease = lease
+
+    def _until(self, now: datetime) -> datetime:
+        return now + timedelta(seconds=self.lease)
+
+    def _mine(self) -> Any:
+        """Rows this process may write: its own."""
+        return LiveTableRow.owner == self.owner
+
+    def _free(self, now: datetime) -> Any:
+        """Rows this process may take: its own, nobody's, or with a lease run out."""
+        return or_(
+            LiveTableRow.owner == self.owner,
+            LiveTableRow.owner.is_(None),
+            LiveTableRow.lease_until.is_(None),
+            LiveTableRow.lease_until < now,
+        )
 
     def write(
         self,
@@ -68,7 +108,11 @@ class LiveTableStore:
         """One batch, in one transaction: the newest state of each changed
         table (``state["round_no"]`` drops the actions of other rounds),
         the actions accepted since the last batch, in order, and then the
-        tables that closed (``code`` → reason), which stay closed."""
+        tables that closed (``code`` → reason), which stay closed.
+
+        Only tables this process owns are written (a new code is this
+        process's from its first batch on): a process that lost a table's
+        lease cannot overwrite what the new owner does."""
         closes = closes or {}
         if not states and not actions and not closes:
             return
@@ -80,6 +124,8 @@ class LiveTableStore:
                     "status": OPEN,
                     "closed_reason": None,
                     "state": json.dumps(state, separators=(",", ":")),
+                    "owner": self.owner,
+                    "lease_until": self._until(now),
                     "created_at": now,
                     "updated_at": now,
                 }
@@ -91,6 +137,7 @@ class LiveTableStore:
                     )
                 )
             latest = {code: int(state.get("round_no", 0)) for code, state in states.items()}
+            owned = self._owned(conn, {a.code for a in actions} | set(closes))
             rows = [
                 {
                     "code": a.code,
@@ -101,42 +148,130 @@ class LiveTableStore:
                     "seq": a.seq,
                 }
                 for a in actions
-                if a.round_no == latest.get(a.code, a.round_no)
+                if a.code in owned and a.round_no == latest.get(a.code, a.round_no)
             ]
             if rows:
                 # A batch written again after a failure must not fail twice.
                 conn.execute(_insert_new(conn.dialect.name), rows)
             for code, reason in closes.items():
-                _close(conn, code, reason)
+                if code in owned:
+                    _close(conn, code, reason)
+
+    def _owned(self, conn: Connection, codes: set[str]) -> set[str]:
+        if not codes:
+            return set()
+        rows = conn.execute(
+            select(LiveTableRow.code).where(LiveTableRow.code.in_(codes), self._mine())
+        )
+        return {code for (code,) in rows}
+
+    def renew(self, codes: Iterable[str]) -> set[str]:
+        """Extend this process's leases on ``codes``; return the codes it
+        no longer holds (another process took them, or they closed): stop
+        serving those.  A code not written yet is not lost."""
+        wanted = set(codes)
+        if not wanted:
+            return set()
+        now = datetime.now(UTC)
+        with busy_guard(), self._writer.begin() as conn:
+            kept = {
+                code
+                for (code,) in conn.execute(
+                    update(LiveTableRow)
+                    .where(
+                        LiveTableRow.code.in_(wanted),
+                        LiveTableRow.status == OPEN,
+                        self._mine(),
+                    )
+                    .values(lease_until=self._until(now))
+                    .returning(LiveTableRow.code)
+                )
+            }
+            others = wanted - kept
+            if not others:
+                return set()
+            rows = conn.execute(select(LiveTableRow.code).where(LiveTableRow.code.in_(others)))
+            return {code for (code,) in rows}
+
+    def release(self, codes: Iterable[str]) -> None:
+        """A graceful stop: the leases end now, so another process may take
+        the tables at once (this one takes its own back when it starts)."""
+        wanted = set(codes)
+        if not wanted:
+            return
+        with busy_guard(), self._writer.begin() as conn:
+            conn.execute(
+                update(LiveTableRow)
+                .where(LiveTableRow.code.in_(wanted), self._mine())
+                .values(lease_until=datetime.now(UTC))
+            )
+
+    def take(self, code: str) -> StoredTable | None:
+        """Claim the open table ``code`` if nobody else holds it (its lease
+        ran out, or it is this process's) and load it; ``None`` when there
+        is no open table with this code.  Raises :class:`TableElsewhereError`
+        while another process holds it."""
+        now = datetime.now(UTC)
+        with busy_guard(), self._writer.begin() as conn:
+            taken = conn.execute(
+                update(LiveTableRow)
+                .where(LiveTableRow.code == code, LiveTableRow.status == OPEN, self._free(now))
+                .values(owner=self.owner, lease_until=self._until(now))
+                .returning(LiveTableRow.code)
+            ).first()
+            if taken is not None:
+                return self._load(conn, code)
+            held = conn.execute(
+                select(LiveTableRow.code).where(
+                    LiveTableRow.code == code, LiveTableRow.status == OPEN
+                )
+            ).first()
+        if held is not None:
+            raise TableElsewhereError(code)
+        return None
 
     def open_tables(self) -> list[StoredTable]:
-        """Every table that was open, with its current round's actions in order."""
-        with busy_guard(), self.engine.connect() as conn:
-            tables = conn.execute(
-                select(LiveTableRow.code, LiveTableRow.state).where(LiveTableRow.status == OPEN)
+        """Every open table this process served, or nobody holds, claimed
+        again and loaded with its current round's actions in order (at
+        start; tables another process served are taken one by one when
+        someone comes for them, :meth:`take`)."""
+        now = datetime.now(UTC)
+        with busy_guard(), self._writer.begin() as conn:
+            codes = conn.execute(
+                update(LiveTableRow)
+                .where(
+                    LiveTableRow.status == OPEN,
+                    or_(self._mine(), LiveTableRow.owner.is_(None)),
+                )
+                .values(owner=self.owner, lease_until=self._until(now))
+                .returning(LiveTableRow.code)
             ).all()
-            found: list[StoredTable] = []
-            for code, text in tables:
-                try:
-                    state = json.loads(text)
-                except ValueError:
-                    state = {}
-                if not isinstance(state, dict):
-                    state = {}
-                rows = conn.execute(
-                    select(
-                        LiveActionRow.round_no,
-                        LiveActionRow.idx,
-                        LiveActionRow.seat,
-                        LiveActionRow.action,
-                        LiveActionRow.seq,
-                    )
-                    .where(LiveActionRow.code == code)
-                    .order_by(LiveActionRow.round_no, LiveActionRow.idx)
-                ).all()
-                actions = [StoredAction(code, r[0], r[1], r[2], r[3], r[4]) for r in rows]
-                found.append(StoredTable(code, state, actions))
-        return found
+            found = [self._load(conn, code) for (code,) in codes]
+        return sorted(found, key=lambda t: t.code)
+
+    def _load(self, conn: Connection, code: str) -> StoredTable:
+        text = conn.execute(
+            select(LiveTableRow.state).where(LiveTableRow.code == code)
+        ).scalar_one()
+        try:
+            state = json.loads(text)
+        except ValueError:
+            state = {}
+        if not isinstance(state, dict):
+            state = {}
+        rows = conn.execute(
+            select(
+                LiveActionRow.round_no,
+                LiveActionRow.idx,
+                LiveActionRow.seat,
+                LiveActionRow.action,
+                LiveActionRow.seq,
+            )
+            .where(LiveActionRow.code == code)
+            .order_by(LiveActionRow.round_no, LiveActionRow.idx)
+        ).all()
+        actions = [StoredAction(code, r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return StoredTable(code, state, actions)
 
     def close(self, code: str, reason: str | None = None) -> None:
         """The table is over (or cannot be restored): it stays as a closed
@@ -181,10 +316,12 @@ def _insert_new(dialect: str) -> Any:
 
 
 def _upsert(dialect: str, values: dict[str, Any]) -> Any:
-    """Insert the table row, or replace its state (keeping ``created_at``)."""
+    """Insert the table row, or replace its state (keeping ``created_at``) —
+    only where this process owns it."""
     changed = {k: values[k] for k in ("status", "closed_reason", "state", "updated_at")}
+    mine = LiveTableRow.owner == values["owner"]
     if dialect == "postgresql":
         pg = postgresql.insert(LiveTableRow).values(**values)
-        return pg.on_conflict_do_update(index_elements=["code"], set_=changed)
+        return pg.on_conflict_do_update(index_elements=["code"], set_=changed, where=mine)
     lite = sqlite.insert(LiveTableRow).values(**values)
-    return lite.on_conflict_do_update(index_elements=["code"], set_=changed)
+    return lite.on_conflict_do_update(index_elements=["code"], set_=changed, where=mine)

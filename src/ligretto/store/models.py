@@ -94,6 +94,9 @@ class LiveTableRow(Base):
     status: Mapped[str] = mapped_column(String(16))  # "open" or "closed"
     closed_reason: Mapped[str | None] = mapped_column(String(32))
     state: Mapped[str] = mapped_column(Text)
+    # The process that serves the table, and until when its claim holds.
+    owner: Mapped[str | None] = mapped_column(String(100))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
-from ligretto.store.live_tables import LiveTableStore
+from ligretto.store.live_tables import LOCAL, LiveTableStore
 from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.routes import router as api_router
@@ -59,7 +59,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = start_tables(
             _app,
             scorekeeper=TafelScoreKeeper(service),
-            store=LiveTableStore(engine) if settings.keep_tables else None,
+            # Each process serves its own tables; its name is its owner mark.
+            store=(
+                LiveTableStore(engine, owner=settings.process_id or LOCAL)
+                if settings.keep_tables
+                else None
+            ),
         )
         await tables.restore()
         try:

@@ -11,9 +11,10 @@ from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
 from ligretto.live.registry import TableCapError
+from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.play.routes import CreateTable, create_table, registry_of
+from ligretto.web.play.routes import ELSEWHERE_RETRY, CreateTable, create_table, registry_of
 from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(
@@ -66,7 +67,15 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
 @router.get("/{code}")
 async def get_table(code: str, request: Request) -> TableInfo:
     """A table's seats and phase, as anyone at it may see them."""
-    table = registry_of(request.app).get(code)
+    try:
+        table = await registry_of(request.app).find(code)
+    except TableElsewhereError:
+        raise ApiError(
+            503,
+            "table_elsewhere",
+            "another server process serves this table; try again shortly",
+            headers={"Retry-After": str(ELSEWHERE_RETRY)},
+        ) from None
     if table is None:
         raise ApiError(404, "no_such_table", "no table with this code")
     return table.info()

@@ -18,12 +18,14 @@ from ligretto.live.registry import TableCapError
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
+from ligretto.store.live_tables import TableElsewhereError
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
 from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render
 from ligretto.web.play.routes import (
+    ELSEWHERE_RETRY,
     BotIn,
     CreateTable,
     EndIn,
@@ -317,7 +319,17 @@ async def practice_round(request: Request) -> Response:
 @router.get("/play/{code}", response_class=HTMLResponse)
 async def table_page(request: Request, code: str) -> HTMLResponse:
     registry = registry_of(request.app)
-    table = registry.get(code)
+    try:
+        table = await registry.find(code)
+    except TableElsewhereError:
+        # Another process serves it: this page comes back in a moment.
+        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
+        page.headers["Retry-After"] = str(ELSEWHERE_RETRY)
+        return page
+    except TableCapError as exc:
+        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
+        page.headers["Retry-After"] = str(exc.retry_after)
+        return page
     if table is None:
         closed = await registry.closed_reason(code[:16])
         return render(

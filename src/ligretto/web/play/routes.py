@@ -23,7 +23,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from ligretto.bots import Level
-from ligretto.live.connection import CLOSE_GONE, CLOSE_NO_TABLE, CLOSE_POLICY, Connection
+from ligretto.live.connection import (
+    CLOSE_GONE,
+    CLOSE_NO_TABLE,
+    CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
+    Connection,
+)
 from ligretto.live.persistence import INCOMPATIBLE
 from ligretto.live.protocol import (
     ProtocolError,
@@ -32,12 +38,12 @@ from ligretto.live.protocol import (
     Strategy,
     parse_client_message,
 )
-from ligretto.live.registry import CLOSED_GAME_OVER, TableRegistry
+from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError, TableRegistry
 from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
-from ligretto.store.live_tables import LiveTableStore
+from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
 from ligretto.web.qr import qr_svg
@@ -155,6 +161,12 @@ async def stop_tables(app: FastAPI) -> None:
         await registry.stop()
 
 
+#: Seconds after which a request for a table another process serves is
+#: worth repeating (its lease is renewed every few seconds and runs out
+#: after ``LEASE_SECONDS`` when that process died).
+ELSEWHERE_RETRY = 5
+
+
 def closed_text(reason: str) -> str:
     """What a closed table's page says about it (``Refused.reason``)."""
     if reason == INCOMPATIBLE:
@@ -264,7 +276,15 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
     and comes back only to its holder; the link carries it in the fragment
     (``#seat=…``), which browsers send neither to servers nor in Referer.
     """
-    table = registry_of(request.app).get(code)
+    try:
+        table = await registry_of(request.app).find(code)
+    except TableElsewhereError:
+        raise PlayApiError(
+            503,
+            "table_elsewhere",
+            "another server process serves this table; try again shortly",
+            {"Retry-After": str(ELSEWHERE_RETRY)},
+        ) from None
     if table is None:
         raise PlayApiError(404, "no_such_table", "there is no table with this code")
     if table.seat_of_token(body.token) is None:
@@ -296,7 +316,23 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 async def table_socket(websocket: WebSocket, code: str) -> None:
     """One client of one table; see docs/protocol.md."""
     registry = registry_of(websocket.app)
-    table = registry.get(code)
+    try:
+        table = await registry.find(code)
+    except TableElsewhereError:
+        # Another process serves it (or did, and its lease has not run out
+        # yet): the page reconnects after a pause and gets there.
+        await websocket.accept()
+        await websocket.send_text(
+            Refused(
+                code=Reason.TRY_AGAIN, reason="another server process serves this table"
+            ).model_dump_json()
+        )
+        await websocket.close(CLOSE_TRY_AGAIN)
+        return
+    except TableCapError:
+        await websocket.accept()
+        await websocket.close(CLOSE_TRY_AGAIN)
+        return
     await websocket.accept()
     if table is None:
         closed = await registry.closed_reason(code)

@@ -23,6 +23,8 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("closed_reason", sa.String(32), nullable=True),
         sa.Column("state", sa.Text(), nullable=False),
+        sa.Column("owner", sa.String(100), nullable=True),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("code", name="pk_live_tables"),
