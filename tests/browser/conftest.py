@@ -70,7 +70,7 @@ def _context(browser: Browser, viewport: ViewportSize, **options: object) -> Bro
 
 @pytest.fixture
 def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """``new_page(viewport=PHONE, locale=..., color_scheme=..., touch=...)``: a page in its own context."""
+    """``new_page(viewport=PHONE, locale=..., color_scheme=..., touch=...)``: a fresh context."""
     contexts: list[BrowserContext] = []
     # Every page of every browser test is also a check of the
     # Content-Security-Policy: anything it blocks fails the test.

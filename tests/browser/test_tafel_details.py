@@ -238,7 +238,7 @@ def test_the_turned_table_keeps_names_header_and_totals_in_sight(
     header = table.locator("thead th.player-col")
     expect(header).to_have_text("Player")
     box = header.bounding_box()
-    assert box and box["x"] >= area["x"] - 1
+    assert box and area and box["x"] >= area["x"] - 1
     hit = page.evaluate(WHAT_IS_AT, [box["x"] + 4, box["y"] + box["height"] / 2])
     assert "player-col" in hit
     ARTIFACTS.mkdir(exist_ok=True)

@@ -110,6 +110,7 @@ def marker(seat: int, x: float, y: float, size: float, *, end: bool = False) -> 
             f'<rect {fill} x="{_fmt(x - h)}" y="{_fmt(y - h)}" '
             f'width="{_fmt(2 * h)}" height="{_fmt(2 * h)}" />'
         )
+    corners: tuple[tuple[float, float], ...]
     if shape == "triangle":
         h *= 1.15
         corners = ((x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8))
