@@ -124,7 +124,8 @@ function problem(input) {
   const fine = { message: "", blocking: false };
   const entry = input.closest(".entry");
   const text = input.value.trim();
-  if (!entry) return fine;
+  // Rows drawn without the server's sentences (offline) keep the browser's own checks.
+  if (!entry?.dataset.rangeError || !entry.dataset.wholeError) return fine;
   const whole = { message: entry.dataset.wholeError, blocking: true };
   if (input.validity.badInput) return whole;
   if (text === "") return fine;
@@ -165,7 +166,7 @@ function updatePreview(input) {
   const entry = input.closest(".entry");
   const output = entry?.querySelector("output[data-preview]");
   if (!output) return;
-  const value = problem(input).blocking ? null : readNumber(input);
+  const value = problem(input).blocking || input.validity.rangeOverflow ? null : readNumber(input);
   const kind = output.dataset.preview;
   const penalty = Number(output.dataset.stackPenalty);
   if (kind === "stack") {
