@@ -125,9 +125,10 @@ def test_opponent_cards_on_the_table_are_readable(
     expect(page.locator("#seat-list li")).to_have_count(8)
     assert small_targets(page) == []
     page.locator("#start").click()
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    # The countdown of the default table settings comes first.
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing", timeout=20_000)
     # The Norwegian bar stays one line at phone width, "Runde 1" with it.
-    expect(page.locator("#round-info")).to_contain_text("1")
+    expect(page.locator("#round-info")).to_contain_text("1", timeout=10_000)
     code = page.locator(".play-bar .table-code").bounding_box()
     info = page.locator("#round-info").bounding_box()
     bar = page.locator(".play-bar").bounding_box()
