@@ -54,11 +54,13 @@ def browser() -> Iterator[Browser]:
 
 
 def _context(browser: Browser, viewport: ViewportSize, **options: object) -> BrowserContext:
+    # A phone has a touch screen; ``touch=True`` makes any other size one too.
+    touch = bool(options.pop("touch", viewport is PHONE))
     context = browser.new_context(
         viewport=viewport,
-        device_scale_factor=2 if viewport is PHONE else 1,
-        is_mobile=viewport is PHONE,
-        has_touch=viewport is PHONE,
+        device_scale_factor=2 if touch else 1,
+        is_mobile=touch,
+        has_touch=touch,
         locale=str(options.pop("locale", "en-GB")),
         **options,  # type: ignore[arg-type]
     )
@@ -68,7 +70,7 @@ def _context(browser: Browser, viewport: ViewportSize, **options: object) -> Bro
 
 @pytest.fixture
 def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """``new_page(viewport=PHONE, locale=..., color_scheme=...)``: a page in its own context."""
+    """``new_page(viewport=PHONE, locale=..., color_scheme=..., touch=...)``: a fresh context."""
     contexts: list[BrowserContext] = []
     # Every page of every browser test is also a check of the
     # Content-Security-Policy: anything it blocks fails the test.

@@ -7,6 +7,10 @@ the stacks and then the middle, the watch, correction and history pages,
 the final ranking of a rounds game, the /play form, a table's lobby and the
 table during a round. A violation of impact "serious" or "critical" fails
 the test with axe's full report of every page.
+
+Every audited page is also measured for tap targets (``helpers.tap_targets``):
+on the phone each interactive element is at least 44 × 44 CSS px, with the
+exceptions that module documents (links inside running text).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import ARTIFACTS, PHONE, LiveServer
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
+from helpers.tap_targets import MIN_SIZE, small_targets
 
 pytestmark = pytest.mark.browser
 
@@ -40,12 +45,17 @@ BLOCKING = {"serious", "critical"}
 
 
 def audit(page: Page, name: str, found: dict[str, str]) -> None:
-    """Run axe on the page as it is; note its serious and critical violations."""
+    """Run axe on the page as it is; note its serious and critical violations.
+
+    On a touch screen, note every tap target smaller than a finger too.
+    """
     results = AXE.run(page, options=OPTIONS)
     violations = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
     if violations:
         results.response["violations"] = violations
         found[name] = results.generate_report()
+    if page.evaluate("matchMedia('(pointer: coarse)').matches") and (small := small_targets(page)):
+        found[f"{name}: tap targets below {MIN_SIZE} px"] = "\n".join(small)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -35,14 +35,29 @@ PALETTE: tuple[str, ...] = (
     "#d7263d",  # Ligretto red
     "#1b7f3b",  # green
     "#1f5fbf",  # blue
-    "#c98a00",  # yellow, darkened to be readable on white
-    "#7b3fa0",
-    "#0f8b8d",
-    "#e0662b",
-    "#5c6f7e",
+    "#9a6700",  # yellow, darkened to be readable on white
+    "#7b3fa0",  # purple
+    "#0b7a7c",  # teal
+    "#b44a17",  # orange
+    "#5c6f7e",  # slate
+    "#c2185b",  # magenta
+    "#5a7a00",  # olive
+    "#7a4a2b",  # brown
+    "#1b3a6b",  # navy
 )
-"""Seat colours; seat 9 onwards repeats them with a dashed line (DASHES)."""
-DASHES: tuple[str, ...] = ("", "6 3")
+"""Twelve seat colours, one per player of a Ligretto game (T1: up to 12).
+
+The stylesheet has the same colours as ``--seat-0`` … ``--seat-11`` (with
+lighter ones for dark mode); these are the fallback of the SVG attributes.
+"""
+SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+"""The second cue beside the colour: each seat's marker shape (seat modulo 4)."""
+DASHES: tuple[str, ...] = ("", "7 3", "2 3", "8 3 2 3")
+"""The third cue: solid, dashed, dotted, dash-dot for seats 1–4, 5–8, 9–12, 13–16.
+
+With the shapes this tells every seat of a 16-player game apart (R1 with
+ordinary playing cards), even where two colours look alike.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +73,64 @@ def seat_colour(seat: int) -> str:
     return PALETTE[seat % len(PALETTE)]
 
 
+def seat_class(seat: int) -> str:
+    """The CSS class that gives *seat* its colour in light and dark mode."""
+    return f"seat-{seat % len(PALETTE)}"
+
+
+def seat_shape(seat: int) -> str:
+    """The marker shape of *seat*: circle, square, triangle or diamond."""
+    return SHAPES[seat % len(SHAPES)]
+
+
 def seat_dash(seat: int) -> str:
-    """The dash pattern of *seat*: solid for the first eight seats, dashed after."""
-    return DASHES[(seat // len(PALETTE)) % len(DASHES)]
+    """The dash pattern of *seat*: solid, dashed, dotted, dash-dot, four seats each.
+
+    >>> [seat_dash(seat) for seat in (0, 3, 4, 8, 12)]
+    ['', '', '7 3', '2 3', '8 3 2 3']
+    """
+    return DASHES[(seat // len(SHAPES)) % len(DASHES)]
+
+
+def marker(seat: int, x: float, y: float, size: float, *, end: bool = False) -> str:
+    """The SVG element of *seat*'s marker centred on (x, y), *size* across.
+
+    The *end* of a line gets an outline in the page's background colour, so
+    it stays visible where it lies on another line.
+    """
+    shape = seat_shape(seat)
+    h = size / 2
+    css = f"chart-mark mark-{shape}" + (" chart-end" if end else "")
+    fill = f'class="{css}" fill="{seat_colour(seat)}"'
+    if shape == "circle":
+        return f'<circle {fill} cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(h)}" />'
+    if shape == "square":
+        h *= 0.9  # a square looks bigger than a circle of the same width
+        return (
+            f'<rect {fill} x="{_fmt(x - h)}" y="{_fmt(y - h)}" '
+            f'width="{_fmt(2 * h)}" height="{_fmt(2 * h)}" />'
+        )
+    corners: tuple[tuple[float, float], ...]
+    if shape == "triangle":
+        h *= 1.15
+        corners = ((x, y - h), (x + h, y + h * 0.8), (x - h, y + h * 0.8))
+    else:
+        h *= 1.2
+        corners = ((x, y - h), (x + h, y), (x, y + h), (x - h, y))
+    path = " ".join(f"{_fmt(cx)},{_fmt(cy)}" for cx, cy in corners)
+    return f'<polygon {fill} points="{path}" />'
+
+
+def legend_key(seat: int) -> Markup:
+    """A small drawing of *seat*'s line as the chart draws it: colour, dashes and marker."""
+    dash = seat_dash(seat)
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    return Markup(
+        f'<svg class="legend-key {seat_class(seat)}" viewBox="0 0 28 12" aria-hidden="true" '
+        f'focusable="false" xmlns="http://www.w3.org/2000/svg">'
+        f'<line x1="1" x2="27" y1="6" y2="6" stroke="{seat_colour(seat)}" stroke-width="2.5"'
+        f"{dash_attr} />{marker(seat, 14, 6, 8)}</svg>"
+    )
 
 
 def nice_step(span: float, max_ticks: int = 5) -> int:
@@ -224,16 +294,17 @@ def running_totals_svg(
         dash = seat_dash(seat)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
-            f'<g class="chart-series seat-{seat % len(PALETTE)}">'
+            f'<g class="chart-series {seat_class(seat)}">'
             f"<title>{escape(player.name)}: {player.totals[-1]}</title>"
             f'<polyline points="{path}" fill="none" stroke="{seat_colour(seat)}" '
             f'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"{dash_attr} />'
         )
+        # Every round's point carries the seat's marker while there is room;
+        # the line's end always does, a little bigger (the second cue).
         if rounds <= 30:
-            parts.extend(
-                f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="2.5" fill="{seat_colour(seat)}" />'
-                for x, y in points[1:]
-            )
+            parts.extend(marker(seat, x, y, 5) for x, y in points[1:-1])
+        end_x, end_y = points[-1]
+        parts.append(marker(seat, end_x, end_y, 8, end=True))
         parts.append("</g>")
 
     if direct_labels:
@@ -242,7 +313,7 @@ def running_totals_svg(
         for seat, (player, label_y) in enumerate(zip(series, label_ys, strict=True)):
             name = player.name if len(player.name) <= 9 else player.name[:8] + "…"
             parts.append(
-                f'<text class="chart-label seat-{seat % len(PALETTE)}" x="{_fmt(plot_right + 5)}" '
+                f'<text class="chart-label {seat_class(seat)}" x="{_fmt(plot_right + 7)}" '
                 f'y="{_fmt(label_y)}" dominant-baseline="middle" font-size="11" '
                 f'font-weight="600" fill="{seat_colour(seat)}">{escape(name)}</text>'
             )

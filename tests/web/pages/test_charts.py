@@ -10,6 +10,7 @@ import pytest
 from ligretto.web.charts import (
     DIRECT_LABELS_MAX,
     Series,
+    legend_key,
     nice_step,
     running_totals_svg,
     seat_dash,
@@ -112,11 +113,42 @@ def test_direct_labels_only_while_they_fit() -> None:
     assert labels(many) == []
 
 
-def test_sixteen_players_stay_distinguishable_by_dash() -> None:
-    assert seat_dash(0) == "" and seat_dash(8) != ""
+def test_twelve_players_have_twelve_colours_and_each_seat_a_second_cue() -> None:
+    """T1: up to 12 players (16 with playing cards) are told apart on the chart.
+
+    Colour alone does not carry the meaning: every seat's line has its own
+    combination of colour, marker shape and dash pattern.
+    """
     root = draw([Series(f"P{i}", (i, -i)) for i in range(16)])
-    dashed = [el for el in root.iter(f"{SVG}polyline") if "stroke-dasharray" in el.attrib]
-    assert len(dashed) == 8
+    lines = []
+    for group in root.iter(f"{SVG}g"):
+        if "chart-series" not in group.attrib.get("class", ""):
+            continue
+        polyline = group.find(f"{SVG}polyline")
+        assert polyline is not None
+        marks = [el for el in group if "chart-mark" in el.attrib.get("class", "")]
+        assert marks, "every line carries its seat's marker"
+        assert len([el for el in marks if "chart-end" in el.attrib["class"]]) == 1
+        shapes = {el.tag for el in marks}
+        assert len(shapes) == 1
+        lines.append(
+            (polyline.attrib["stroke"], shapes.pop(), polyline.attrib.get("stroke-dasharray", ""))
+        )
+    assert len(lines) == 16
+    assert len({colour for colour, _, _ in lines[:12]}) == 12
+    assert len(set(lines)) == 16
+    # Within each colour, the marker differs from the seat four places on.
+    assert lines[0][1] != lines[1][1] and lines[0][2] != lines[4][2]
+    assert seat_dash(0) == "" and seat_dash(8) != seat_dash(4) != ""
+
+
+def test_the_legend_key_draws_the_seats_line_and_marker() -> None:
+    key = ET.fromstring(str(legend_key(6)))
+    line = key.find(f"{SVG}line")
+    assert line is not None and line.attrib["stroke-dasharray"] == seat_dash(6)
+    assert "seat-6" in key.attrib["class"] and key.attrib["aria-hidden"] == "true"
+    assert key.find(f"{SVG}polygon") is not None  # seat 7: a triangle
+    assert ET.fromstring(str(legend_key(0))).find(f"{SVG}circle") is not None
 
 
 def test_empty_or_ragged_series_are_refused() -> None:

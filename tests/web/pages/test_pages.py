@@ -178,15 +178,44 @@ def test_t2_two_empty_stacks_are_refused_in_the_page(client: TestClient) -> None
     assert "No rounds yet." in client.get(edit).text  # and nothing was saved
 
 
+def refusals(page: str) -> str:
+    """The page's "Not saved" box (the fields also carry their messages for the script)."""
+    start = page.index('id="entry-errors"')
+    return page[start : page.index("</div>", start)]
+
+
 def test_t2_missing_and_out_of_range_numbers_are_named(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben"])
     missing = stacks(client, edit, {0: "0", 1: ""})
-    assert "Ben: enter the cards left in the Ligretto stack (0 to 10)." in missing.text
+    assert "Ben: enter the cards left in the Ligretto stack (0 to 10)." in refusals(missing.text)
     assert 'aria-invalid="true"' in missing.text
     too_big = stacks(client, edit, {0: "0", 1: "11"})
-    assert "Ben: a Ligretto stack holds 0 to 10 cards." in too_big.text
+    assert "Ben: a Ligretto stack holds 0 to 10 cards." in refusals(too_big.text)
     word = stacks(client, edit, {0: "0", 1: "three"})
-    assert "Ben: enter a whole number." in word.text
+    assert "Ben: enter a whole number." in refusals(word.text)
+    # A minus sign makes a number out of range, not "not a whole number" (T2).
+    for typed in ("-1", "\u22121"):
+        negative = refusals(stacks(client, edit, {0: "0", 1: typed}).text)
+        assert "Ben: a Ligretto stack holds 0 to 10 cards." in negative
+        assert "whole number" not in negative
+
+
+def test_t3_a_negative_middle_count_names_the_range(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    negative = refusals(middle(client, edit, 1, {0: "12", 1: "-3"}).text)
+    assert "Ben: the middle can hold 0 to 38 of their cards." in negative
+
+
+def test_t2_every_field_carries_its_own_messages_for_the_script(client: TestClient) -> None:
+    page = client.get(create(client, ["Anna", "Ben"])).text
+    assert 'data-range-error="Ben: a Ligretto stack holds 0 to 10 cards."' in page
+    assert 'data-whole-error="Ben: enter a whole number."' in page
+    assert 'aria-describedby="stack-1-error"' in page and 'id="stack-1-error"' in page
+    assert (
+        'data-two-callers="Two empty stacks ({names}): only one player can call Ligretto Stop."'
+        in page
+    )
 
 
 def test_t3_an_implausible_round_needs_the_confirm_button(client: TestClient) -> None:

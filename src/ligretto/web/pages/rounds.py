@@ -106,10 +106,26 @@ def read_counts(
             )
         elif (count := whole_number(text)) is None:
             entry.invalid.add(field_name)
-            entry.errors.append(gettext(language, N_("%(name)s: enter a whole number."), name=name))
+            if _negative_whole(text):
+                # "-1" is a whole number, only out of range: say the range (T2, T3).
+                message = (
+                    N_("%(name)s: a Ligretto stack holds 0 to %(max)s cards.")
+                    if prefix == "stack"
+                    else N_("%(name)s: the middle can hold 0 to %(max)s of their cards.")
+                )
+                entry.errors.append(gettext(language, message, name=name, max=limits[seat]))
+            else:
+                entry.errors.append(
+                    gettext(language, N_("%(name)s: enter a whole number."), name=name)
+                )
         else:
             counts.append(count)
     return None if entry.errors else counts
+
+
+def _negative_whole(text: str) -> bool:
+    """Whether *text* is a whole number with a minus sign (ASCII or U+2212)."""
+    return text[:1] in ("-", "\u2212") and whole_number(text[1:].strip()) is not None
 
 
 def _stops(data: FormData, players: Sequence[str]) -> set[int]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ligretto.tafel import Game, Mode, Round
-from ligretto.web.charts import Series, running_totals_svg
+from ligretto.web.charts import Series, legend_key, running_totals_svg
 
 COMPACT_FROM = 7
 """From this many players the board switches to its compact layout (360 px, T6)."""
@@ -100,6 +100,10 @@ class BoardView:
         if not self.winners:
             return False
         return self.mode == Mode.TARGET.value or self.scored
+
+    def legend_key(self, seat: int) -> Markup:
+        """The chart's line of *seat* in small, for the legend (colour, dashes, marker)."""
+        return legend_key(seat)
 
     def chart(self, *, title: str, description: str, round_label: str) -> Markup | None:
         """The SVG of running totals over the complete rounds, or None before the first."""

@@ -145,7 +145,7 @@ function drawBoard(state, view) {
 function drawTable(local, derived, unsent) {
   const rest = document.getElementById("board-rest");
   if (!rest) return;
-  const head = local.players.map((name, seat) => `<th scope="col" class="player-name seat-${seat % 8}" title="${esc(name)}"><span class="dot" aria-hidden="true"></span>${esc(name)}</th>`).join("");
+  const head = local.players.map((name, seat) => `<th scope="col" class="player-name seat-${seat % 12}" title="${esc(name)}"><span class="dot" aria-hidden="true"></span>${esc(name)}</th>`).join("");
   const rows = local.rounds.map((round, index) => {
     const number = index + 1;
     const mark = unsent.has(number) ? ` <span class="unsent-badge">${esc(t("not_sent"))}</span>` : "";
@@ -189,7 +189,7 @@ function drawEntry(local, derived) {
     const round = local.rounds[number - 1];
     const items = local.players.map((name, seat) => {
       const stack = round.stacks[seat];
-      return `<li class="entry seat-${seat % 8}${stack === 0 ? " is-caller" : ""}" data-player="${seat}">
+      return `<li class="entry seat-${seat % 12}${stack === 0 ? " is-caller" : ""}" data-player="${seat}">
   <span class="who"><span class="dot" aria-hidden="true"></span><label for="middle-${seat}">${esc(name)}<span class="visually-hidden">: ${esc(t("middle"))}</span></label>
   <span class="stack-note">${stack === 0 ? "Ligretto Stop" : esc(t("stack_count", { count: stack }))}</span></span><span></span>
   ${stepper(`middle-${seat}`, 0, rules.middleLimit(stack), name, t("middle"))}
@@ -205,7 +205,7 @@ function drawEntry(local, derived) {
 <button type="submit" class="primary big">${esc(t("save_round", { number }))}</button></form></section>`;
   } else if (derived.acceptsNewRound) {
     const number = local.rounds.length + 1;
-    const items = local.players.map((name, seat) => `<li class="entry seat-${seat % 8}" data-player="${seat}">
+    const items = local.players.map((name, seat) => `<li class="entry seat-${seat % 12}" data-player="${seat}">
   <span class="who"><span class="dot" aria-hidden="true"></span><label for="stack-${seat}">${esc(name)}<span class="visually-hidden">: ${esc(t("stack"))}</span></label></span>
   <label class="stop-toggle"><input type="checkbox" name="stop" value="${seat}" data-stop-for="stack-${seat}"><span><span class="visually-hidden">${esc(name)}: </span><span${compact ? ' class="visually-hidden"' : ""}>Ligretto </span>Stop</span></label>
   ${stepper(`stack-${seat}`, 0, rules.STACK_CARDS, name, t("stack"))}

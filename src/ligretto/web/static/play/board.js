@@ -113,7 +113,7 @@ export function seatName(i) {
 
 // Others: what a person at the table sees of them (R3).
 function opponentEl(box, s, v, change) {
-  box.className = `opponent seat-${s.seat % 8}`;
+  box.className = `opponent seat-${s.seat % 12}`;
   if (change && change.seat === s.seat) restart(box, "acted");
   if (v.caller === s.seat) box.classList.add("caller");
   if (!box.firstChild) {
