@@ -55,7 +55,10 @@ RULES: Sequence[RateRule] = (
     RateRule(
         "create_game",
         frozenset({"POST"}),
-        re.compile(rf"/?|/api/games/?|/groups/?|/api/groups/?|/api/groups/{_CODE}/games/?"),
+        re.compile(
+            rf"/?|/api/games/?|/groups/?|/groups/{_CODE}/edit/games/?"
+            rf"|/api/groups/?|/api/groups/{_CODE}/games/?"
+        ),
     ),
     # Imports are large and checked round by round.
     RateRule(
