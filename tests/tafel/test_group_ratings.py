@@ -73,3 +73,24 @@ def test_unfinished_games_and_non_members_are_not_rated() -> None:
     ]
     final, steps = rate(games, ["Anna", "Ben"])
     assert final == {} and steps == []
+
+
+def test_a_memo_continues_from_the_first_changed_game_with_the_same_result() -> None:
+    from ligretto.tafel.ratings import RatingMemo
+
+    members, games = simulated_group(40, seed=9)
+    memo = RatingMemo()
+    assert rate(games, members, memo) == rate(games, members)
+    for index in (39, 5):  # the newest game, then an old one, change their outcome
+        played = games[index]
+        corrected = played.game.copy()
+        last = corrected.rounds[-1]
+        assert last.middle is not None
+        corrected.closed = True  # keep it finished whatever the new totals
+        seat = last.caller if last.caller is not None else 0
+        middle = list(last.middle)
+        middle[seat] = max(0, middle[seat] - 15)
+        corrected.correct_round(last.number, middle=middle, confirm=True)
+        games[index] = PlayedGame(played.id, played.played_at, corrected)
+        assert rate(games, members, memo) == rate(games, members)
+    assert rate(games, members[:4], memo) == rate(games, members[:4])

@@ -26,6 +26,7 @@ from ligretto.tafel.stats import (
     member_stats,
     round_points,
     select,
+    select_history,
 )
 
 POOL = ["Anna", "Ben", "Cleo", "Dora", "Emil"]
@@ -172,6 +173,7 @@ def test_history_is_newest_first_and_filters_by_member_and_year(
         )
         assert (played in chosen) == wanted
     assert select(games, mode="target") == []
+    assert select_history(history(games), member=member, year=year, mode="rounds") == items
     season = Season.year(2026)
     assert all(g.played_at.year == 2026 for g in select(games, season=season))
 

@@ -81,47 +81,62 @@ def fingerprint(conn: Connection, group_id: str) -> tuple[int, int, int]:
     return int(version), int(count), int(total)
 
 
-def read_played_games(conn: Connection, group_id: str) -> list[PlayedGame]:
-    """Every game of the group with all its rounds, oldest first."""
-    games = conn.execute(
-        select(GameRow.__table__, GroupGameRow.played_at)
-        .join(GroupGameRow, GroupGameRow.game_id == GameRow.id)
-        .where(GroupGameRow.group_id == group_id)
-        .order_by(GroupGameRow.played_at, GameRow.id)
-    ).all()
+def read_game_rows(conn: Connection, group_id: str) -> list[Row[Any]]:
+    """The rows of the group's games (players, settings, version, when played), oldest first."""
+    return list(
+        conn.execute(
+            select(GameRow.__table__, GroupGameRow.played_at)
+            .join(GroupGameRow, GroupGameRow.game_id == GameRow.id)
+            .where(GroupGameRow.group_id == group_id)
+            .order_by(GroupGameRow.played_at, GameRow.id)
+        ).all()
+    )
+
+
+ROUND_QUERY_CHUNK = 500
+"""Game ids per query when the rounds of some games are read (bound parameters)."""
+
+
+def read_rounds_of(conn: Connection, game_ids: list[str]) -> dict[str, list[Round]]:
+    """The rounds of the given games, in order (a few statements for many games)."""
     rounds: dict[str, list[Round]] = defaultdict(list)
-    for r in conn.execute(
-        select(RoundRow.game_id, RoundRow.n, RoundRow.stacks, RoundRow.middle, RoundRow.confirmed)
-        .join(GroupGameRow, GroupGameRow.game_id == RoundRow.game_id)
-        .where(GroupGameRow.group_id == group_id)
-        .order_by(RoundRow.game_id, RoundRow.n)
-    ):
-        rounds[r.game_id].append(
-            Round(
-                r.n,
-                tuple(json.loads(r.stacks)),
-                None if r.middle is None else tuple(json.loads(r.middle)),
-                r.confirmed,
+    for start in range(0, len(game_ids), ROUND_QUERY_CHUNK):
+        chunk = game_ids[start : start + ROUND_QUERY_CHUNK]
+        for r in conn.execute(
+            select(
+                RoundRow.game_id, RoundRow.n, RoundRow.stacks, RoundRow.middle, RoundRow.confirmed
             )
-        )
-    return [
-        PlayedGame(
-            row.id,
-            aware(row.played_at),
-            Game.restore(
-                json.loads(row.players),
-                mode=row.mode,
-                target=row.target,
-                agreed_rounds=row.agreed_rounds,
-                deck=row.deck,
-                row_storage=row.row_storage,
-                rounds=rounds.get(row.id, []),
-                closed=row.closed,
-                scored=row.scored,
-            ),
-        )
-        for row in games
-    ]
+            .where(RoundRow.game_id.in_(chunk))
+            .order_by(RoundRow.game_id, RoundRow.n)
+        ):
+            rounds[r.game_id].append(
+                Round(
+                    r.n,
+                    tuple(json.loads(r.stacks)),
+                    None if r.middle is None else tuple(json.loads(r.middle)),
+                    r.confirmed,
+                )
+            )
+    return rounds
+
+
+def played_game(row: Row[Any], rounds: list[Round]) -> PlayedGame:
+    """A game row and its rounds as a group's game (trusted: checked when stored)."""
+    return PlayedGame(
+        row.id,
+        aware(row.played_at),
+        Game.restore(
+            json.loads(row.players),
+            mode=row.mode,
+            target=row.target,
+            agreed_rounds=row.agreed_rounds,
+            deck=row.deck,
+            row_storage=row.row_storage,
+            rounds=rounds,
+            closed=row.closed,
+            scored=row.scored,
+        ),
+    )
 
 
 def game_group(conn: Connection, game_id: str) -> str | None:

@@ -83,12 +83,17 @@ class GroupService:
     cache_size = 64
     """How many groups' computed statistics are kept in memory."""
 
+    games_cache_size = 20_000
+    """How many games (with their rounds, at one version) are kept for the next read."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer = writer(engine)
         self._computed: OrderedDict[str, tuple[tuple[int, int, int], dict[str, Any]]] = (
             OrderedDict()
         )
+        self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
+        self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ reads
@@ -108,11 +113,33 @@ class GroupService:
         return token_matches(row.token_hash, token)
 
     def played_games(self, group_id: str) -> tuple[StoredGroup, list[PlayedGame]]:
-        """The group and every game of it with all rounds, oldest first."""
+        """The group and every game of it with all rounds, oldest first.
+
+        Games read before at the same version (and date) are taken from
+        memory; only the rounds of the others are read, so after one
+        correction one game's rounds are read again, not the group's.
+        """
         with busy_guard(), self.engine.connect() as conn:
             row, group = sql.read_group(conn, group_id, "share")
-            games = sql.read_played_games(conn, group_id)
+            rows = sql.read_game_rows(conn, group_id)
+            with self._lock:
+                known = {r.id: self._games.get((r.id, r.version, r.played_at)) for r in rows}
+            missing = [game_id for game_id, played in known.items() if played is None]
+            rounds = sql.read_rounds_of(conn, missing)
             conn.rollback()
+        games: list[PlayedGame] = []
+        fresh: list[tuple[tuple[str, int, datetime], PlayedGame]] = []
+        for r in rows:
+            played = known[r.id]
+            if played is None:
+                played = sql.played_game(r, rounds.get(r.id, []))
+                fresh.append(((r.id, r.version, r.played_at), played))
+            games.append(played)
+        with self._lock:
+            for key, played in fresh:
+                self._games[key] = played
+            while len(self._games) > self.games_cache_size:
+                self._games.popitem(last=False)
         return _stored(row, group, len(games)), games
 
     def computed(
@@ -146,6 +173,23 @@ class GroupService:
             while len(self._computed) > self.cache_size:
                 self._computed.popitem(last=False)
         return value
+
+    def memo(self, group_id: str, key: str, factory: Callable[[], T]) -> tuple[threading.Lock, T]:
+        """A scratch object kept per group and *key* across changes, with its lock.
+
+        For computations that continue from their last result (the ratings,
+        :class:`~ligretto.tafel.ratings.RatingMemo`); hold the lock while
+        using the object.
+        """
+        with self._lock:
+            memos = self._memos.setdefault(group_id, {})
+            self._memos.move_to_end(group_id)
+            while len(self._memos) > self.cache_size:
+                self._memos.popitem(last=False)
+            if key not in memos:
+                memos[key] = (threading.Lock(), factory())
+            entry: tuple[threading.Lock, T] = memos[key]
+        return entry
 
     # ---------------------------------------------------------------- creation
     def create_group(self, name: object, members: Iterable[object] = ()) -> CreatedGroup:

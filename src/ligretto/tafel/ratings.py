@@ -16,14 +16,14 @@ game's own (ties share a rank, T6). Unfinished games do not count.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
 from ligretto.tafel.names import name_key
 from ligretto.tafel.stats import PlayedGame, Season, chronological, select
 
-__all__ = ["League", "LeagueRow", "Rating", "RatingStep", "league", "rate"]
+__all__ = ["League", "LeagueRow", "Rating", "RatingMemo", "RatingStep", "league", "rate"]
 
 _MODEL = PlackettLuce()
 UNCERTAINTY = 3.0
@@ -56,36 +56,66 @@ class RatingStep:
     """By member name (as the group spells it)."""
 
 
+@dataclass(slots=True)
+class RatingMemo:
+    """What :func:`rate` computed last time, to continue from the first changed game.
+
+    Ratings go game after game, so when only the newest games changed (the
+    usual case: a round entered or corrected tonight), the ratings after
+    the unchanged older games are taken from here instead of rating the
+    whole history again. Pure memory; the caller keeps one per group.
+    """
+
+    members: tuple[str, ...] = ()
+    signatures: list[tuple[object, ...]] = field(default_factory=list)
+    states: list[dict[str, tuple[float, float]]] = field(default_factory=list)
+    """The ratings (mu, sigma) by member key after each rated game."""
+    steps: list[RatingStep] = field(default_factory=list)
+
+
 def rate(
-    games: Iterable[PlayedGame], members: Sequence[str]
+    games: Iterable[PlayedGame], members: Sequence[str], memo: RatingMemo | None = None
 ) -> tuple[dict[str, Rating], list[RatingStep]]:
     """Every member's rating after the finished *games*, and the rating after each game.
 
     Only seats that are members are rated; a game with fewer than two of
-    them says nothing about anyone and is left out.
+    them says nothing about anyone and is left out. With a *memo*, games
+    up to the first one that differs from last time are not rated again.
     """
     names = {name_key(m): m for m in members}
-    current: dict[str, object] = {}
-    steps: list[RatingStep] = []
+    rated: list[tuple[PlayedGame, list[tuple[str, int]]]] = []
     for played in chronological(games):
         game = played.game
         if not game.finished:
             continue
         seats = [(k, r) for k, r in zip(played.keys, game.ranks, strict=True) if k in names]
-        if len(seats) < 2:
-            continue
-        teams = [[current.get(k) or _MODEL.rating(name=k)] for k, _ in seats]
-        result = _MODEL.rate(teams, ranks=[float(r) for _, r in seats])  # type: ignore[arg-type]
+        if len(seats) >= 2:
+            rated.append((played, seats))
+    memo = memo if memo is not None else RatingMemo()
+    if memo.members != tuple(members):
+        memo.members, memo.signatures, memo.states, memo.steps = tuple(members), [], [], []
+    signatures = [(p.id, tuple(seats)) for p, seats in rated]
+    same = 0
+    for old, new in zip(memo.signatures, signatures, strict=False):
+        if old != new:
+            break
+        same += 1
+    del memo.signatures[same:], memo.states[same:], memo.steps[same:]
+    current: dict[str, tuple[float, float]] = dict(memo.states[-1]) if memo.states else {}
+    for (played, seats), signature in zip(rated[same:], signatures[same:], strict=True):
+        teams = [
+            [_MODEL.rating(*current[k]) if k in current else _MODEL.rating()] for k, _ in seats
+        ]
+        result = _MODEL.rate(teams, ranks=[float(r) for _, r in seats])
         after: dict[str, Rating] = {}
         for (key, _), team in zip(seats, result, strict=True):
-            current[key] = team[0]
+            current[key] = (team[0].mu, team[0].sigma)
             after[names[key]] = Rating(team[0].mu, team[0].sigma)
-        steps.append(RatingStep(played.id, after))
-    final = {
-        names[k]: Rating(r.mu, r.sigma)  # type: ignore[attr-defined]
-        for k, r in current.items()
-    }
-    return final, steps
+        memo.signatures.append(signature)
+        memo.states.append(dict(current))
+        memo.steps.append(RatingStep(played.id, after))
+    final = {names[k]: Rating(mu, sigma) for k, (mu, sigma) in current.items()}
+    return final, list(memo.steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +147,18 @@ class League:
 
 
 def league(
-    games: Iterable[PlayedGame], members: Sequence[str], season: Season | None = None
+    games: Iterable[PlayedGame],
+    members: Sequence[str],
+    season: Season | None = None,
+    memo: RatingMemo | None = None,
 ) -> League:
-    """The league of *season* (all games when None): rated from the season's games only."""
+    """The league of *season* (all games when None): rated from the season's games only.
+
+    *memo* (one per group and season) lets :func:`rate` continue from the
+    first changed game.
+    """
     chosen = select(games, season=season)
-    final, steps = rate(chosen, members)
+    final, steps = rate(chosen, members, memo)
     names = {name_key(m): m for m in members}
     tally = {m: [0, 0, 0, 0, 0] for m in final}  # games, wins, shared, points, rounds
     finished = 0

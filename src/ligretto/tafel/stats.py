@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 
 from ligretto.sim.stats import estimate_mean
 from ligretto.tafel.errors import Code, GroupError
@@ -41,7 +42,14 @@ __all__ = [
     "member_stats",
     "round_points",
     "select",
+    "select_history",
 ]
+
+
+@lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    # A group has few names and many games: each name is compared many times.
+    return name_key(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +59,11 @@ class PlayedGame:
     id: str
     played_at: datetime
     game: Game
+    keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The name key of each seat (T1), to match seats to members."""
 
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The name key of each seat (T1), to match seats to members."""
-        return tuple(name_key(p) for p in self.game.players)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", tuple(_key(p) for p in self.game.players))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +215,24 @@ def history(games: Iterable[PlayedGame]) -> list[HistoryItem]:
     ]
 
 
+def select_history(
+    items: Iterable[HistoryItem],
+    *,
+    member: str | None = None,
+    year: int | None = None,
+    mode: str | None = None,
+) -> list[HistoryItem]:
+    """The history items of a member, a year and a mode (each optional), in their order."""
+    key = None if member is None else name_key(member)
+    return [
+        i
+        for i in items
+        if (key is None or key in {_key(p) for p in i.players})
+        and (year is None or i.played_at.year == year)
+        and (mode is None or i.mode == mode)
+    ]
+
+
 def member_stats(games: Iterable[PlayedGame], members: Sequence[str]) -> list[MemberStats]:
     """The statistics of each member, in the order of *members*."""
     stats = {name_key(m): MemberStats(m) for m in members}
@@ -234,7 +260,7 @@ def member_stats(games: Iterable[PlayedGame], members: Sequence[str]) -> list[Me
                     member.worst_round = RoundRef(p, played.id, rnd.number, played.played_at)
         if not game.finished:
             continue
-        winners = {name_key(w) for w in game.winners}
+        winners = {_key(w) for w in game.winners}
         shared = len(winners) > 1
         for key, member in zip(played.keys, seats, strict=True):
             if member is None:

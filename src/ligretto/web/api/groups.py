@@ -21,7 +21,7 @@ from ligretto.store.errors import GameInGroupError, GameNotInGroupError, GroupNo
 from ligretto.store.groups import GroupService, StoredGroup, parse_season
 from ligretto.tafel.errors import Code, GroupError
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-from ligretto.tafel.ratings import League, Rating, league, rate
+from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
 from ligretto.tafel.stats import (
     HeadToHead,
     MemberStats,
@@ -32,7 +32,7 @@ from ligretto.tafel.stats import (
     history,
     member_stats,
     round_points,
-    select,
+    select_history,
 )
 from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
 from ligretto.web.api.exports import spreadsheet_de
@@ -231,14 +231,25 @@ def stats_of(
     return service.computed(group_id, "stats", compute)
 
 
-def league_of(service: GroupService, group_id: str, pick: Any) -> tuple[StoredGroup, League]:
-    """*pick(stored)* gives the season; the league is computed and kept per season."""
+def league_of(
+    service: GroupService, group_id: str, pick: Any
+) -> tuple[StoredGroup, League, dict[str, Any]]:
+    """*pick(stored)* gives the season; the league is computed and kept per season.
+
+    The third value is a dictionary kept with this league (until the group
+    changes), for what the pages draw from it (the chart, per language).
+    """
     stored_now = service.get_group(group_id)
     season = pick(stored_now)
     key = "league:" + ("all" if season is None else f"{season.start}:{season.end}")
 
-    def compute(stored: StoredGroup, games: list[PlayedGame]) -> tuple[StoredGroup, League]:
-        return stored, league(games, stored.members, season)
+    lock, memo = service.memo(group_id, key, RatingMemo)
+
+    def compute(
+        stored: StoredGroup, games: list[PlayedGame]
+    ) -> tuple[StoredGroup, League, dict[str, Any]]:
+        with lock:
+            return stored, league(games, stored.members, season, memo), {}
 
     return service.computed(group_id, key, compute)
 
@@ -419,8 +430,8 @@ def group_history(
     mode: Literal["target", "rounds"] | None = None,
 ) -> list[HistoryItemOut]:
     """Every game of the group, newest first; filter by member, year and mode."""
-    _, games = service.played_games(group_id)
-    items = history(select(games, member=member, year=year, mode=mode))
+    every = service.computed(group_id, "history", lambda _s, games: history(games))
+    items = select_history(every, member=member, year=year, mode=mode)
     return [
         HistoryItemOut.model_validate(
             {
@@ -468,7 +479,7 @@ def group_league(
     The season: ``all=true`` every game, ``year``, ``start`` and ``end``, else
     the group's own season, else this calendar year.
     """
-    stored, table = league_of(
+    stored, table, _ = league_of(
         service, group_id, lambda s: league_season(s, year, start, end, everything)
     )
     set_version(response, stored.version)
@@ -498,8 +509,11 @@ def member_out(
     if found is None:
         raise ApiError(404, Code.NOT_A_MEMBER.value, "there is no member of this name in the group")
 
+    lock, memo = service.memo(group_id, "rating:all", RatingMemo)
+
     def compute(_s: StoredGroup, games: list[PlayedGame]) -> tuple[Any, Any, list[int]]:
-        final, steps = rate(games, _s.members)
+        with lock:
+            final, steps = rate(games, _s.members, memo)
         return final, steps, round_points(games, found.name)
 
     final, steps, points = service.computed(group_id, f"member:{found.name}", compute)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -41,8 +42,15 @@ from ligretto.tafel import Code, TafelError
 from ligretto.tafel.errors import GroupError
 from ligretto.tafel.limits import MAX_MEMBERS
 from ligretto.tafel.names import name_key
-from ligretto.tafel.ratings import League, Rating
-from ligretto.tafel.stats import MemberStats, PlayedGame, Season, history, select
+from ligretto.tafel.ratings import INITIAL, League, Rating, RatingMemo, rate
+from ligretto.tafel.stats import (
+    MemberStats,
+    PlayedGame,
+    Season,
+    history,
+    round_points,
+    select_history,
+)
 from ligretto.web.api.groups import (
     group_edit_base,
     group_watch_path,
@@ -72,6 +80,12 @@ _LINK = re.compile(
 def group_cookie(group_id: str) -> str:
     """The cookie that keeps a group's token for its edit pages (no JavaScript)."""
     return f"tafel_group_{group_id}"
+
+
+@lru_cache(maxsize=256)
+def _qr(url: str) -> Markup:
+    """The QR code of a group's read-only link (the same for every read of the page)."""
+    return qr_svg(url)
 
 
 def _service(request: Request) -> GroupService:
@@ -179,6 +193,15 @@ def league_chart(language: str, table: League) -> Markup | None:
     )
 
 
+def _chart(drawn: dict[str, Any], language: str, table: League) -> Markup | None:
+    """The league's chart in *language*, drawn once per league (kept with it)."""
+    key = f"chart:{language}"
+    if key not in drawn:
+        drawn[key] = league_chart(language, table)
+    chart: Markup | None = drawn[key]
+    return chart
+
+
 def _group_context(
     request: Request, stored: StoredGroup, *, editing: bool, token: str | None
 ) -> dict[str, Any]:
@@ -190,7 +213,7 @@ def _group_context(
         "base": group_edit_base(stored.id) if editing else watch,
         "watch_url": watch,
         "watch_url_full": absolute(request, watch),
-        "watch_qr": qr_svg(absolute(request, watch)),
+        "watch_qr": _qr(absolute(request, watch)),
         "edit_url_full": None
         if token is None
         else absolute(request, f"{group_edit_base(stored.id)}#t={token}"),
@@ -224,8 +247,10 @@ async def _group_page(
         return league_season(stored, year if year and year >= 1 else None, None, None, False)
 
     try:
-        stored, table = await run_in_threadpool(league_of, service, group_id, pick)
-        _, games = await run_in_threadpool(service.played_games, group_id)
+        stored, table, drawn = await run_in_threadpool(league_of, service, group_id, pick)
+        every = await run_in_threadpool(
+            service.computed, group_id, "history", lambda _s, games: history(games)
+        )
     except GroupNotFoundError:
         return not_found(request)
     member = query.get("member") or None
@@ -233,8 +258,7 @@ async def _group_page(
         member = None
     mode = choice(query.get("mode", ""), ("target", "rounds"), "") or None
     history_year = whole_field(query.get("played", ""), 4)
-    chosen = select(games, member=member, year=history_year, mode=mode)
-    items = history(chosen)
+    items = select_history(every, member=member, year=history_year, mode=mode)
     show_all = query.get("history") == "all"
     lines = [
         HistoryLine(
@@ -250,13 +274,13 @@ async def _group_page(
         )
         for i in (items if show_all else items[:HISTORY_SHOWN])
     ]
-    years = sorted({g.played_at.year for g in games}, reverse=True)
+    years = sorted({i.played_at.year for i in every}, reverse=True)
     context = _group_context(request, stored, editing=editing, token=token)
     context.update(
         {
             "table": table,
             "season_label": _season_label(language, table.season),
-            "league_chart": league_chart(language, table),
+            "league_chart": await run_in_threadpool(_chart, drawn, language, table),
             "rows": [
                 {
                     "rank": row.rank,
@@ -509,11 +533,11 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
     if found is None:
         return not_found(request)
 
-    def compute(group: StoredGroup, games: list[PlayedGame]) -> tuple[list[Rating], list[int]]:
-        from ligretto.tafel.ratings import INITIAL, rate
-        from ligretto.tafel.stats import round_points
+    lock, memo = service.memo(group_id, "rating:all", RatingMemo)
 
-        _, steps = rate(games, group.members)
+    def compute(group: StoredGroup, games: list[PlayedGame]) -> tuple[list[Rating], list[int]]:
+        with lock:
+            _, steps = rate(games, group.members, memo)
         timeline = [INITIAL] + [s.ratings[found.name] for s in steps if found.name in s.ratings]
         return timeline, round_points(games, found.name)
 
