@@ -36,11 +36,14 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         "tafel_events",
         "live_tables",
         "live_table_actions",
+        "tafel_groups",
+        "tafel_group_members",
+        "tafel_group_games",
         "alembic_version",
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0002_live_tables"
+            "0003_groups"
         )
 
 

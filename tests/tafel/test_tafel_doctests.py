@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["game", "limits", "names"]  # the modules whose docstrings have examples
+MODULES = ["game", "groups", "limits", "names"]  # the modules whose docstrings have examples
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -49,3 +49,44 @@ class StoreBusyError(StoreError):
             "the server is busy saving other changes; nothing was changed, "
             f"please try again in {self.retry_after} seconds"
         )
+
+
+class GroupNotFoundError(StoreError, LookupError):
+    """No group has this id."""
+
+    def __init__(self, group_id: str) -> None:
+        super().__init__("there is no group with this id")
+        self.group_id = group_id
+
+
+class GameInGroupError(StoreError):
+    """The game already belongs to a group (a game belongs to at most one)."""
+
+    def __init__(self, game_id: str, elsewhere: bool) -> None:
+        super().__init__(
+            "this game already belongs to another group"
+            if elsewhere
+            else "this game already belongs to this group"
+        )
+        self.game_id = game_id
+        self.elsewhere = elsewhere
+
+
+class GameNotInGroupError(StoreError, LookupError):
+    """The game does not belong to this group."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__("this game does not belong to the group")
+        self.game_id = game_id
+
+
+class GroupForbiddenError(ForbiddenError):
+    """The group's token is missing or wrong."""
+
+    def __init__(self, message: str = "this needs the group's link (a valid group token)") -> None:
+        StoreError.__init__(self, message)
+
+    @classmethod
+    def for_game(cls) -> GroupForbiddenError:
+        """The game's edit token is missing or wrong (adding an existing game needs it)."""
+        return cls("adding a game to a group needs the game's edit link (its edit token)")

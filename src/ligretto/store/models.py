@@ -7,10 +7,11 @@ by one with every change; writers check it to detect a second phone's edit.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import (
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -115,3 +116,50 @@ class LiveActionRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(64))
     seq: Mapped[int] = mapped_column(Integer)
+
+
+class GroupRow(Base):
+    """A group of people who play together (docs/tafel-api.md, groups).
+
+    ``version`` grows with every change of the group itself (name, season,
+    members, which games belong to it); the games keep their own versions.
+    """
+
+    __tablename__ = "tafel_groups"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(Text)
+    season_start: Mapped[date | None] = mapped_column(Date)
+    season_end: Mapped[date | None] = mapped_column(Date)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MemberRow(Base):
+    """A member of a group; ``key`` is the name as T1 compares names."""
+
+    __tablename__ = "tafel_group_members"
+
+    group_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tafel_groups.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class GroupGameRow(Base):
+    """A game of a group: a game belongs to at most one group."""
+
+    __tablename__ = "tafel_group_games"
+    __table_args__ = (Index("ix_tafel_group_games_group", "group_id", "played_at"),)
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tafel_games.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tafel_groups.id", ondelete="CASCADE")
+    )
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -46,6 +46,12 @@ class Code(StrEnum):
     DECIDED_EARLIER = "decided_earlier"
     NOTHING_TO_UNDO = "nothing_to_undo"
     BAD_IMPORT = "bad_import"
+    # groups (several games of one circle of players)
+    BAD_GROUP_NAME = "bad_group_name"
+    TOO_MANY_MEMBERS = "too_many_members"
+    NEW_MEMBERS = "new_members"
+    NOT_A_MEMBER = "not_a_member"
+    BAD_SEASON = "bad_season"
 
 
 class TafelError(ValueError):
@@ -98,3 +104,7 @@ class RoundOrderError(TafelError):
 
 class NoSuchRoundError(TafelError, LookupError):
     """The round number does not exist in this game."""
+
+
+class GroupError(TafelError):
+    """A group's name, members or season break the group rules (docs/tafel-api.md)."""

@@ -17,6 +17,8 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "DEFAULT_TARGET",
     "MAX_AGREED_ROUNDS",
+    "MAX_GROUP_GAMES",
+    "MAX_MEMBERS",
     "MAX_NAME_LENGTH",
     "MAX_ROUNDS",
     "MAX_TARGET",
@@ -90,3 +92,14 @@ def least_plausible_middle(stack: int) -> int:
     7
     """
     return STACK_CARDS - stack
+
+
+MAX_MEMBERS = 100
+"""The most members a group holds: a circle of friends, a club's evening, never a crowd."""
+
+MAX_GROUP_GAMES = 5000
+"""The most games one group import brings (a group plays more only game by game).
+
+Five thousand games are a game every evening for more than ten years; the
+bound keeps one import's work, and the statistics of one group, small.
+"""

@@ -11,9 +11,11 @@ from fastapi import FastAPI
 from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
+from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import LOCAL, LiveTableStore
 from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
+from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.health import router as health_router
 from ligretto.web.limits import BodySizeLimit
@@ -87,8 +89,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.listener = listener
     app.state.tafel = service
+    app.state.groups = GroupService(engine)
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
+    install_group_errors(app, pages={})
     # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.

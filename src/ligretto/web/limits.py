@@ -41,7 +41,17 @@ is parsed into objects several times its size. (Exports of that length
 whose 16 names are all 40 characters of a script that takes three bytes a
 letter, CJK, reach 11.6 MiB and are refused.)"""
 
-LARGER_LIMITS: Mapping[tuple[str, str], int] = {("POST", "/api/games/import"): IMPORT_LIMIT}
+GROUP_IMPORT_LIMIT = 32 * MIB
+"""``POST /api/groups/import``: a group's export holds all its games.
+
+A game of ten rounds of six players exports in about 4 KiB, so a group of
+a thousand such evenings is about 4 MiB; 32 MiB leaves room for long
+games and long names, and stays far below what would load the server."""
+
+LARGER_LIMITS: Mapping[tuple[str, str], int] = {
+    ("POST", "/api/games/import"): IMPORT_LIMIT,
+    ("POST", "/api/groups/import"): GROUP_IMPORT_LIMIT,
+}
 
 _BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -51,10 +51,19 @@ RULES: Sequence[RateRule] = (
         frozenset({"POST"}),
         re.compile(r"/play/?|/play/quick/?|/play/practice/?|/api/tables/?"),
     ),
-    # Creating a Tafel game, from the start page's form or the API.
-    RateRule("create_game", frozenset({"POST"}), re.compile(r"/?|/api/games/?")),
+    # Creating a Tafel game or a group, from the pages' forms or the API.
+    RateRule(
+        "create_game",
+        frozenset({"POST"}),
+        re.compile(
+            rf"/?|/api/games/?|/groups/?|/groups/{_CODE}/edit/games/?"
+            rf"|/api/groups/?|/api/groups/{_CODE}/games/?"
+        ),
+    ),
     # Imports are large and checked round by round.
-    RateRule("import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?")),
+    RateRule(
+        "import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?|/api/groups/import/?")
+    ),
     # Looking up a table by its code, or connecting to it: invite codes
     # must not be guessable by trying them quickly.
     RateRule(

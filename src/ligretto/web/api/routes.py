@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter
 
-from ligretto.web.api import events, exports, games, history, rounds, tables
+from ligretto.web.api import events, exports, games, groups, history, rounds, tables
 
 router = APIRouter()
-for _module in (games, rounds, history, exports, events, tables):
+for _module in (games, rounds, history, exports, events, tables, groups):
     router.include_router(_module.router)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from ligretto.web.pages import board, history, legacy, rounds, rules, start
+from ligretto.web.pages import board, groups, history, legacy, rounds, rules, start
 from ligretto.web.pages.board import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
 
@@ -18,7 +18,7 @@ __all__ = ["ERROR_PAGES", "install", "router"]
 
 router = APIRouter(include_in_schema=False)
 # Old edit links last: their {token} must not shadow the edit pages' own paths.
-for module in (start, board, rounds, history, rules, legacy):
+for module in (start, board, rounds, history, rules, groups, legacy):
     router.include_router(module.router)
 
 

@@ -1,0 +1,189 @@
+"""A group's pictures, drawn as SVG on the server in the style of the totals chart.
+
+Two drawings for a member's page: the rating over the games with its
+uncertainty as a band (``mu ± 3·sigma`` around ``mu``, OpenSkill), and the
+points per round as a distribution (a histogram). The league page uses the
+totals chart itself (:func:`ligretto.web.charts.running_totals_svg`) for
+every member's conservative rating after each game.
+
+Like the totals chart, the drawings are plain inline SVG, sized for a
+phone (360 user units wide), with colours from the page's stylesheet
+through CSS classes (light and dark mode) and presentation attributes only
+as the fallback; each has a title and a description for screen readers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+from ligretto.web.charts import HEIGHT, MARGIN_BOTTOM, MARGIN_LEFT, MARGIN_TOP, WIDTH, nice_step
+
+MARGIN_RIGHT = 12
+BAND_COLOUR = "#1f5fbf"
+BAR_COLOUR = "#0f6b40"
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _tick(value: float) -> str:
+    text = _fmt(abs(value))
+    return f"\u2212{text}" if value < 0 else text
+
+
+def _frame(chart_id: str, title: str, description: str) -> list[str]:
+    return [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}-title">{escape(title)}</title>',
+        f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
+    ]
+
+
+def rating_band_svg(
+    mus: Sequence[float],
+    sigmas: Sequence[float],
+    *,
+    title: str,
+    description: str,
+    x_label: str,
+    chart_id: str = "rating-chart",
+) -> Markup:
+    """The rating after each game: ``mu`` as a line, ``mu ± 3·sigma`` as a band.
+
+    Game 0 is the start (25 ± 25, OpenSkill's defaults are passed in as the
+    first values by the caller when wanted). Needs at least one value.
+    """
+    if not mus or len(mus) != len(sigmas):
+        raise ValueError("one sigma per mu, at least one game")
+    lows = [m - 3 * s for m, s in zip(mus, sigmas, strict=True)]
+    highs = [m + 3 * s for m, s in zip(mus, sigmas, strict=True)]
+    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+    step = nice_step(max(highs) - min(lows) or 10)
+    axis_low = math.floor(min(lows) / step) * step
+    axis_high = max(math.ceil(max(highs) / step) * step, axis_low + step)
+    count = max(len(mus) - 1, 1)
+
+    def x_at(i: int) -> float:
+        return left + (right - left) * i / count
+
+    def y_at(v: float) -> float:
+        return bottom - (bottom - top) * (v - axis_low) / (axis_high - axis_low)
+
+    parts = _frame(chart_id, title, description)
+    parts.append('<g class="chart-grid">')
+    tick = axis_low
+    while tick <= axis_high + 1e-9:
+        y = _fmt(y_at(tick))
+        css = "chart-zero" if tick == 0 else "chart-gridline"
+        parts.append(
+            f'<line class="{css}" x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#8884" />'
+            f'<text class="chart-tick" x="{left - 4}" y="{y}" text-anchor="end" '
+            f'dominant-baseline="middle" font-size="10">{_tick(tick)}</text>'
+        )
+        tick += step
+    game_step = max(1, nice_step(count, max_ticks=8))
+    for i in range(0, len(mus), game_step):
+        parts.append(
+            f'<text class="chart-tick" x="{_fmt(x_at(i))}" y="{bottom + 13}" '
+            f'text-anchor="middle" font-size="10">{i}</text>'
+        )
+    parts.append(
+        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{HEIGHT - 3}" '
+        f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
+    )
+    upper = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(highs)]
+    lower = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in reversed(list(enumerate(lows)))]
+    parts.append(
+        f'<polygon class="chart-band" points="{" ".join(upper + lower)}" '
+        f'fill="{BAND_COLOUR}" fill-opacity="0.18" stroke="none" />'
+    )
+    line = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(mus))
+    parts.append(
+        f'<polyline class="chart-mu" points="{line}" fill="none" stroke="{BAND_COLOUR}" '
+        'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round" />'
+    )
+    conservative = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(lows))
+    parts.append(
+        f'<polyline class="chart-conservative" points="{conservative}" fill="none" '
+        f'stroke="{BAND_COLOUR}" stroke-width="1.5" stroke-dasharray="4 3" />'
+    )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def histogram_svg(
+    values: Sequence[int],
+    *,
+    title: str,
+    description: str,
+    x_label: str,
+    chart_id: str = "points-chart",
+) -> Markup:
+    """How often each band of points per round occurred (R5), as bars.
+
+    The bins are a round width (2, 5, 10 …) chosen so that about twelve bars
+    cover the values; the y axis counts rounds. Needs at least one value.
+    """
+    if not values:
+        raise ValueError("at least one value")
+    low, high = min(values), max(values)
+    width = max(1, nice_step(high - low + 1, max_ticks=12))
+    first = math.floor(low / width) * width
+    bins = [0] * ((high - first) // width + 1)
+    for v in values:
+        bins[(v - first) // width] += 1
+    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+    tallest = max(bins)
+    step = nice_step(tallest, max_ticks=4)
+    axis_high = max(math.ceil(tallest / step) * step, step)
+
+    def y_at(count: float) -> float:
+        return bottom - (bottom - top) * count / axis_high
+
+    bar = (right - left) / len(bins)
+    parts = _frame(chart_id, title, description)
+    parts.append('<g class="chart-grid">')
+    for tick in range(0, axis_high + 1, step):
+        y = _fmt(y_at(tick))
+        parts.append(
+            f'<line class="chart-gridline" x1="{left}" x2="{right}" y1="{y}" y2="{y}" '
+            f'stroke="#8884" /><text class="chart-tick" x="{left - 4}" y="{y}" '
+            f'text-anchor="end" dominant-baseline="middle" font-size="10">{tick}</text>'
+        )
+    label_every = max(1, math.ceil(len(bins) / 7))
+    for i in range(0, len(bins), label_every):
+        x = left + bar * i
+        parts.append(
+            f'<text class="chart-tick" x="{_fmt(x)}" y="{bottom + 13}" text-anchor="middle" '
+            f'font-size="10">{_tick(first + i * width)}</text>'
+        )
+    if first <= 0 < first + len(bins) * width:
+        x = left + bar * (-first) / width
+        parts.append(
+            f'<line class="chart-zero" x1="{_fmt(x)}" x2="{_fmt(x)}" y1="{top}" y2="{bottom}" '
+            'stroke="#8888" />'
+        )
+    parts.append(
+        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{HEIGHT - 3}" '
+        f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
+    )
+    for i, count in enumerate(bins):
+        if not count:
+            continue
+        bar_x, bar_y = left + bar * i + 1, y_at(count)
+        lo = first + i * width
+        span = str(lo) if width == 1 else f"{_tick(lo)}…{_tick(lo + width - 1)}"
+        parts.append(
+            f'<rect class="chart-bar" x="{_fmt(bar_x)}" y="{_fmt(bar_y)}" '
+            f'width="{_fmt(max(bar - 2, 1))}" height="{_fmt(bottom - bar_y)}" '
+            f'fill="{BAR_COLOUR}"><title>{span}: {count}</title></rect>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,70 @@
+"""An axe-core audit (WCAG 2.x A and AA) of a group's pages, in light and dark mode.
+
+The new-group form, the group's page with its forms and a league after a
+game, its read-only page, and a member's page with both charts, at the
+phone viewport. A violation of impact "serious" or "critical" fails the
+test with axe's report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+# axe-playwright-python ships neither type hints nor a py.typed marker.
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Page, expect
+
+from helpers.browser import PHONE, LiveServer
+from helpers.tafel_pages import enter_middle, enter_stacks
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+AXE = Axe()
+OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+BLOCKING = {"serious", "critical"}
+
+
+def audit(page: Page, name: str, found: dict[str, str]) -> None:
+    results = AXE.run(page, options=OPTIONS)
+    violations = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
+    if violations:
+        results.response["violations"] = violations
+        found[name] = results.generate_report()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_group_pages_pass_axe(live_server: LiveServer, new_page: NewPage, scheme: str) -> None:
+    found: dict[str, str] = {}
+    page = new_page(PHONE, color_scheme=scheme)
+    page.goto(live_server.url + "/groups/new")
+    audit(page, "new group", found)
+    page.get_by_label("Name of the group").fill("Thursday table")
+    page.get_by_label("Members, one name per line").fill("Anna\nBen")
+    page.get_by_role("button", name="Create group").click()
+    expect(page).to_have_url(re.compile(r"/groups/[\w-]+/edit$"))
+    group_url = page.url
+    for name in ("Anna", "Ben"):
+        page.locator("#play").get_by_label(name, exact=True).check()
+    page.locator("#play input[name=mode][value=rounds]").check()
+    page.locator("#group-rounds").fill("1")
+    page.get_by_role("button", name="Start the game").click()
+    enter_stacks(page, 0, {1: 4})
+    enter_middle(page, {0: 20, 1: 10})
+    page.goto(group_url + "?season=all")
+    audit(page, "group page with forms", found)
+    page.goto(group_url.removesuffix("/edit") + "?season=all")
+    audit(page, "read-only group page", found)
+    page.locator("table.league").get_by_role("link", name="Anna").click()
+    expect(page.locator("svg.chart")).to_have_count(2)
+    audit(page, "member page", found)
+    assert not found, "\n\n".join(f"== {name}\n{report}" for name, report in found.items())

@@ -1,0 +1,145 @@
+"""Stored groups: tokens, versions, members, games of a group, cached statistics."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine
+
+from ligretto.store import TafelService, VersionConflictError
+from ligretto.store.errors import (
+    GameInGroupError,
+    GameNotInGroupError,
+    GroupForbiddenError,
+    GroupNotFoundError,
+)
+from ligretto.store.groups import GroupService
+from ligretto.tafel.errors import Code, GroupError, TafelError
+from ligretto.tafel.stats import Season, member_stats
+
+
+@pytest.fixture
+def groups(engine: Engine) -> GroupService:
+    return GroupService(engine)
+
+
+@pytest.fixture
+def tafel(engine: Engine) -> TafelService:
+    return TafelService(engine)
+
+
+def test_a_group_keeps_only_its_tokens_hash_and_checks_it(groups: GroupService) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    assert groups.check_token(created.stored.id, created.token)
+    assert not groups.check_token(created.stored.id, "nope")
+    with pytest.raises(GroupForbiddenError):
+        groups.add_members(created.stored.id, "nope", ["Cleo"])
+    with pytest.raises(GroupNotFoundError):
+        groups.get_group("no-such-group")
+    with pytest.raises(GroupNotFoundError):
+        groups.get_group("../etc")
+    stored = groups.get_group(created.stored.id)
+    assert stored.members == ("Anna", "Ben") and stored.version == 1
+
+
+def test_writes_check_the_version_and_change_nothing_when_refused(groups: GroupService) -> None:
+    created = groups.create_group("Thursday", ["Anna"])
+    gid, token = created.stored.id, created.token
+    after = groups.add_members(gid, token, ["Ben"], expected_version=1)
+    assert after.version == 2 and after.members == ("Anna", "Ben")
+    with pytest.raises(VersionConflictError):
+        groups.add_members(gid, token, ["Cleo"], expected_version=1)
+    with pytest.raises(GroupError) as error:
+        groups.add_members(gid, token, ["Dora", "ANNA"])
+    assert error.value.code is Code.DUPLICATE_NAME
+    assert groups.get_group(gid).members == ("Anna", "Ben")  # Dora did not join either
+    renamed = groups.update_group(gid, token, name="Friday", season=Season.year(2026))
+    assert renamed.name == "Friday" and renamed.season == Season.year(2026)
+    assert groups.get_group(gid).season == Season.year(2026)
+
+
+def test_a_game_of_the_group_needs_new_players_confirmed(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    with pytest.raises(GroupError) as error:
+        groups.create_game(gid, token, ["anna", "Ben", "Cleo"], mode="rounds", rounds=1)
+    assert error.value.code is Code.NEW_MEMBERS
+    assert groups.get_group(gid).games == 0
+    game, group = groups.create_game(
+        gid, token, ["anna", "Ben", "Cleo"], mode="rounds", rounds=1, new_members=["Cleo"]
+    )
+    assert group.members == ("Anna", "Ben", "Cleo") and group.games == 1
+    # the game is an ordinary Tafel game with its own edit token
+    tafel.open_round(game.stored.id, game.edit_token, [0, 3, 5])
+    tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12, 5])
+    _, games = groups.played_games(gid)
+    assert [g.id for g in games] == [game.stored.id]
+    assert games[0].game.finished and games[0].game.winners == ("anna",)
+
+
+def test_an_existing_game_joins_with_its_edit_token_and_only_one_group(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    one = groups.create_group("One", ["Anna", "Ben"])
+    two = groups.create_group("Two", ["Anna", "Ben"])
+    game = tafel.create_game(["Anna", "Ben"])
+    gid = game.stored.id
+    with pytest.raises(GroupForbiddenError):
+        groups.add_game(one.stored.id, one.token, gid, "wrong")
+    groups.add_game(one.stored.id, one.token, gid, game.edit_token)
+    with pytest.raises(GameInGroupError) as error:
+        groups.add_game(two.stored.id, two.token, gid, game.edit_token)
+    assert error.value.elsewhere
+    with pytest.raises(GameNotInGroupError):
+        groups.remove_game(two.stored.id, two.token, gid)
+    assert groups.remove_game(one.stored.id, one.token, gid).games == 0
+    groups.add_game(two.stored.id, two.token, gid, game.edit_token)
+
+
+def test_statistics_are_recomputed_after_a_correction(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=2)
+    tafel.open_round(game.stored.id, game.edit_token, [0, 3])
+    tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12])
+    calls = []
+
+    def points(_group: object, games: list) -> dict[str, int]:  # type: ignore[type-arg]
+        calls.append(1)
+        return {s.name: s.points for s in member_stats(games, ["Anna", "Ben"])}
+
+    assert groups.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
+    assert groups.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
+    assert len(calls) == 1  # the second read was kept
+    tafel.correct_round(game.stored.id, game.edit_token, 1, middle=[18, 12])
+    assert groups.computed(gid, "points", points) == {"Anna": 18, "Ben": 6}
+    assert len(calls) == 2
+
+
+def test_export_and_import_keep_members_games_and_dates(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben", "Cleo"])
+    gid, token = created.stored.id, created.token
+    groups.update_group(gid, token, season=Season.year(2026))
+    game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=1)
+    tafel.open_round(game.stored.id, game.edit_token, [0, 3])
+    tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12])
+    data = groups.export_json(gid)
+    copy = groups.import_group(data)
+    assert copy.stored.id != gid and copy.token != token
+    assert copy.stored.members == ("Anna", "Ben", "Cleo")
+    assert copy.stored.season == Season.year(2026)
+    _, games = groups.played_games(copy.stored.id)
+    _, originals = groups.played_games(gid)
+    assert [g.played_at for g in games] == [g.played_at for g in originals]
+    assert [g.game.totals for g in games] == [(20, 6)]
+    (new_id,) = copy.game_tokens
+    assert tafel.check_token(new_id, copy.game_tokens[new_id])
+    broken = dict(data, games=[{"played_at": "yesterday", "game": data["games"][0]["game"]}])
+    with pytest.raises(TafelError) as error:
+        groups.import_group(broken)
+    assert error.value.code is Code.BAD_IMPORT

@@ -1,0 +1,136 @@
+"""A group's pages: creation, the forms of the group link, league, history, members."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ligretto.web.group_charts import histogram_svg, rating_band_svg
+
+
+def _create(client: TestClient, members: str = "Anna\nBen\nCleo") -> tuple[str, str]:
+    response = client.post("/groups", data={"name": "Donnerstag", "members": members})
+    assert response.status_code == 303
+    location = response.headers["location"]
+    match = re.fullmatch(r"/groups/([\w-]+)/edit#t=([\w-]+)", location)
+    assert match, location
+    cookie = response.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert f"Path=/groups/{match[1]}/edit" in cookie
+    return match[1], match[2]
+
+
+def _play(
+    client: TestClient, gid: str, players: list[str], stacks: list[int], middle: list[int]
+) -> str:
+    response = client.post(
+        f"/groups/{gid}/edit/games",
+        data={"player": players, "mode": "rounds", "rounds": "1"},
+    )
+    assert response.status_code == 303, response.text
+    game_id, token = re.fullmatch(
+        r"/g/([\w-]+)/edit\?created=1#t=([\w-]+)", response.headers["location"]
+    ).groups()  # type: ignore[union-attr]
+    headers = {"Authorization": f"Bearer {token}"}
+    assert (
+        client.post(
+            f"/api/games/{game_id}/rounds", json={"stacks": stacks}, headers=headers
+        ).status_code
+        == 201
+    )
+    assert (
+        client.put(
+            f"/api/games/{game_id}/rounds/1", json={"middle": middle}, headers=headers
+        ).status_code
+        == 200
+    )
+    return game_id
+
+
+def test_a_group_is_created_and_its_page_never_shows_the_token_to_watchers(
+    client: TestClient,
+) -> None:
+    gid, token = _create(client)
+    edit = client.get(f"/groups/{gid}/edit")
+    assert edit.status_code == 200 and token in edit.text  # the cookie fills the forms
+    client.cookies.clear()
+    watch = client.get(f"/groups/{gid}")
+    assert watch.status_code == 200
+    assert token not in watch.text and "/edit/games" not in watch.text
+    assert client.get("/groups/nope").status_code == 404
+
+
+def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) -> None:
+    gid, _ = _create(client)
+    refused = client.post(
+        f"/groups/{gid}/edit/games?lang=en",
+        data={"player": ["Anna", "Ben"], "new_players": "Dora", "mode": "rounds", "rounds": "1"},
+    )
+    assert refused.status_code == 422
+    assert "Not yet members of the group: Dora" in refused.text
+    _play(client, gid, ["Anna", "Ben"], [0, 4], [20, 10])
+    _play(client, gid, ["Ben", "Cleo"], [0, 3], [22, 8])
+    page = client.get(f"/groups/{gid}?season=all&lang=en")
+    assert page.status_code == 200
+    league = page.text[page.text.index('class="league"') :]
+    # Anna beat Ben, who beat Cleo
+    assert league.index("Anna") < league.index("Ben") < league.index("Cleo")
+    assert '<svg class="chart"' in page.text
+    assert page.text.count('<li>\n      <a href="/g/') == 2
+    filtered = client.get(f"/groups/{gid}?member=Cleo&lang=en")
+    assert filtered.text.count('<li>\n      <a href="/g/') == 1
+    member = client.get(f"/groups/{gid}/members/ben?lang=de")
+    assert member.status_code == 200
+    assert "Direkter Vergleich" in member.text and "Siegquote" in member.text
+    assert member.text.count('<svg class="chart"') == 2  # rating and points
+    assert client.get(f"/groups/{gid}/members/Zoe").status_code == 404
+
+
+def test_writes_without_the_group_token_are_refused_in_the_page(client: TestClient) -> None:
+    gid, _ = _create(client)
+    client.cookies.clear()
+    refused = client.post(
+        f"/groups/{gid}/edit/members?lang=en", data={"names": "Dora", "token": "wrong"}
+    )
+    assert refused.status_code == 422
+    assert "This needs the group&#39;s link" in refused.text
+    assert "Dora" not in client.get(f"/api/groups/{gid}").text
+
+
+def test_an_existing_game_is_added_by_its_edit_link(client: TestClient) -> None:
+    gid, token = _create(client, "Anna")
+    game = client.post("/api/games", json={"players": ["Anna", "Zoe"]}).json()
+    link = f"http://x/g/{game['id']}/edit#t={game['edit_token']}"
+    refused = client.post(
+        f"/groups/{gid}/edit/add-game?lang=en", data={"link": link, "token": token}
+    )
+    assert refused.status_code == 422 and "Zoe" in refused.text
+    added = client.post(
+        f"/groups/{gid}/edit/add-game", data={"link": link, "token": token, "confirm_new": "1"}
+    )
+    assert added.status_code == 303
+    assert client.get(f"/api/groups/{gid}").json()["members"] == ["Anna", "Zoe"]
+    bad = client.post(
+        f"/groups/{gid}/edit/add-game?lang=en", data={"link": "nonsense", "token": token}
+    )
+    assert "There is no game at this link" in bad.text
+
+
+@pytest.mark.parametrize(
+    "svg",
+    [
+        rating_band_svg(
+            [25.0, 27.5, 26.0], [8.3, 7.1, 6.0], title="R <1>", description="d", x_label="games"
+        ),
+        histogram_svg([-12, -4, 0, 3, 3, 17, 25], title="P", description="d & e", x_label="points"),
+        histogram_svg([5], title="P", description="d", x_label="points"),
+    ],
+)
+def test_group_charts_are_well_formed_svg_with_a_title(svg: str) -> None:
+    root = ET.fromstring(str(svg))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and root.get("role") == "img"
+    assert root.find(f"{ns}title") is not None
