@@ -8,9 +8,6 @@ cd "$(dirname "$0")/.."
 n="${1:-2}"
 : "${LIGRETTO_DATABASE_URL:?set LIGRETTO_DATABASE_URL to a PostgreSQL database}"
 export LIGRETTO_DATABASE_URL
-# Until online tables have leases, a starting process would restore the
-# tables the others run (docs/deploy.md, "When a process dies").
-export LIGRETTO_KEEP_TABLES="${LIGRETTO_KEEP_TABLES:-false}"
 
 workdir="$(mktemp -d)"
 pids=()

@@ -190,11 +190,14 @@ class TableRegistry:
         return table
 
     async def _renew_leases(self) -> None:
-        """Keep this process's claim on its tables; stop those it lost."""
+        """Keep this process's claim on its tables; stop those it lost, and
+        hand back those nobody has been at for a while."""
         assert self.store is not None
         every = self.store.lease / 3
         while True:
             await asyncio.sleep(every)
+            with contextlib.suppress(Exception):
+                await self.hand_over_idle()
             try:
                 lost = await asyncio.to_thread(self.store.renew, list(self._tables))
             except Exception:  # the database is away: try again next time
@@ -241,6 +244,25 @@ class TableRegistry:
             restored.append(table.code)
         return restored
 
+    async def hand_over_idle(self) -> list[str]:
+        """Stop the tables nobody has been connected to for their
+        ``handover_after`` and release their leases (they stay open in the
+        database): the process the proxy sends their people to next takes
+        them over — this one again, or another after a restart moved them."""
+        if self.store is None or self.journal is None:
+            return []
+        idle = [
+            code
+            for code, table in self._tables.items()
+            if not table.has_connections() and table.idle_for() >= table.settings.handover_after
+        ]
+        for code in idle:
+            await self._tables.pop(code).stop()
+        if idle:
+            await self.journal.flush()  # their last state first, then the release
+            await asyncio.to_thread(self.store.release, idle)
+        return idle
+
     async def closed_reason(self, code: str) -> str | None:
         """Why the table ``code`` was closed (``""``: no reason kept), or
         ``None`` when no table with this code was closed."""
@@ -285,6 +307,12 @@ class TableRegistry:
             self._closed[code] = reason
             if self.journal is not None:
                 self.journal.closed(code, reason)
+        if self.store is not None:
+            # Tables no process has run for the idle time (handed back and
+            # never asked for again) are closed in the database too.
+            with contextlib.suppress(Exception):
+                stale = await asyncio.to_thread(self.store.close_stale, self.settings.idle_after)
+                gone.update(dict.fromkeys(stale, CLOSED_IDLE))
         return list(gone)
 
     async def stop(self) -> None:

@@ -95,6 +95,10 @@ class TableSettings:
     # A table whose game is over is closed once nobody has been connected
     # to it for this long (nobody plays it again).
     closed_after_game: float = 600.0
+    # With tables kept in the database: a table nobody has been connected
+    # to for this long is handed back (stopped here, its lease released), so
+    # whichever process its people reach next takes it over (docs/deploy.md).
+    handover_after: float = 30.0
     # R4 stall guard: no card has gone to the middle for this long, so the
     # people at the table are offered "We're stuck" (a table without a
     # person present decides it by itself).

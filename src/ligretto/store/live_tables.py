@@ -280,6 +280,26 @@ class LiveTableStore:
         with busy_guard(), self._writer.begin() as conn:
             _close(conn, code, reason)
 
+    def close_stale(self, idle: float) -> list[str]:
+        """Close the open tables that no process holds and that have not
+        changed for ``idle`` seconds (handed back and never asked for
+        again); return their codes."""
+        now = datetime.now(UTC)
+        with busy_guard(), self._writer.begin() as conn:
+            codes = [
+                code
+                for (code,) in conn.execute(
+                    select(LiveTableRow.code).where(
+                        LiveTableRow.status == OPEN,
+                        or_(LiveTableRow.lease_until.is_(None), LiveTableRow.lease_until < now),
+                        LiveTableRow.updated_at < now - timedelta(seconds=idle),
+                    )
+                )
+            ]
+            for code in codes:
+                _close(conn, code, "idle")
+        return codes
+
     def closed_reason(self, code: str) -> str | None:
         """Why a closed table was closed (``""`` when for no particular
         reason); ``None`` when no closed table has this code."""

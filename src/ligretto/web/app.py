@@ -63,7 +63,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             scorekeeper=TafelScoreKeeper(service),
             # Each process serves its own tables; its name is its owner mark.
             store=(
-                LiveTableStore(engine, owner=settings.process_id or LOCAL)
+                LiveTableStore(
+                    engine, owner=settings.process_id or LOCAL, lease=settings.table_lease
+                )
                 if settings.keep_tables
                 else None
             ),

@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
+from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.web.ratelimit import RateLimits
 
 
@@ -56,6 +57,11 @@ class Settings(BaseSettings):
     """This server process's name among several behind one proxy (``--process-id``):
     sent as ``X-Ligretto-Process`` and by ``/healthz``, and the owner named in
     PostgreSQL (the live-update listener's ``application_name``)."""
+
+    table_lease: float = Field(default=LEASE_SECONDS, ge=1.0, le=300.0)
+    """Seconds a process's claim on its online tables holds without renewal
+    (renewed every third of it): how long, after a process dies, its tables
+    wait before another process takes them over (docs/deploy.md)."""
 
     def rate_limit_settings(self) -> RateLimits:
         """The rate limits in the middleware's terms."""

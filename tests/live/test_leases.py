@@ -1,0 +1,238 @@
+"""One authority per online table across processes (table leases).
+
+Two registries with different owners on one database stand for two server
+processes: a table is served by the one that holds its lease; the other
+answers "elsewhere" until the lease runs out (the owner died) or was
+released (the owner stopped), and then takes the table over from the
+database with the same cards.  Runs on SQLite and, when configured, on
+PostgreSQL (the ``engine`` fixture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from ligretto.live.connection import Connection
+from ligretto.live.protocol import Join, Move
+from ligretto.live.registry import TableRegistry
+from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.seating import BotSpec
+from ligretto.live.table import Table
+from ligretto.rules.options import RuleOptions
+from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+
+from .wire import FAST
+
+SLOW_BOT = dataclasses.replace(FAST, bot_pace=1000.0)
+
+
+def registry(engine: Engine, owner: str, lease: float = 30.0) -> TableRegistry:
+    return TableRegistry(settings=SLOW_BOT, store=LiveTableStore(engine, owner, lease))
+
+
+async def settled(table: Table) -> None:
+    done = asyncio.get_running_loop().create_future()
+    table.call(lambda: done.set_result(None))
+    await done
+
+
+def drain(conn: Connection) -> list[dict[str, Any]]:
+    out = []
+    while not conn.outbox.empty():
+        text = conn.outbox.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
+
+
+async def table_in_play(reg: TableRegistry) -> tuple[Table, str]:
+    """Anna and a slow bot; Anna makes three moves; returns her seat token."""
+    table = reg.create(
+        seats=2,
+        options=RuleOptions(),
+        end=EndCondition(),
+        host_name="Anna",
+        bots=[BotSpec(1, "greedy", "easy")],
+    )
+    anna = Connection()
+    table.submit(anna, Join(type="join", host_token=table.host_token))
+    table.call(table.begin_game)
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if table.phase == "playing":
+            break
+    token = next(m for m in drain(anna) if m["type"] == "welcome")["token"]
+    for _ in range(3):
+        await settled(table)
+        assert table.round is not None
+        legal = table.round.legal_actions(0)
+        table.submit(anna, Move(type="move", action=str(legal[0])))
+    await settled(table)
+    assert reg.journal is not None
+    await reg.journal.flush()
+    return table, token
+
+
+def test_a_table_another_process_serves_is_not_taken(engine: Engine) -> None:
+    async def scenario() -> None:
+        a, b = registry(engine, "a"), registry(engine, "b")
+        table, _ = await table_in_play(a)
+        with pytest.raises(TableElsewhereError):
+            await b.find(table.code)
+        assert b.get(table.code) is None
+        # Nor does a start of the other process bring it back there.
+        assert table.code not in await b.restore()
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_stopped_process_hands_its_tables_over_at_once(engine: Engine) -> None:
+    async def scenario() -> None:
+        a, b = registry(engine, "a"), registry(engine, "b")
+        table, token = await table_in_play(a)
+        assert table.round is not None
+        cards, seq = table.round.snapshot(), table.seq
+        await a.stop()  # graceful: everything written, leases released
+        moved = await b.find(table.code)
+        assert moved is not None and moved.round is not None
+        assert (moved.round.snapshot(), moved.seq) == (cards, seq)
+        anna = Connection()
+        moved.submit(anna, Join(type="join", token=token))
+        await settled(moved)
+        assert next(m for m in drain(anna) if m["type"] == "welcome")["seat"] == 0
+        # Process a starts again: the table stays where it is now.
+        again = registry(engine, "a")
+        assert table.code not in await again.restore()
+        with pytest.raises(TableElsewhereError):
+            await again.find(table.code)
+        await again.stop()
+        await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_dead_process_s_tables_are_taken_once_its_lease_ran_out(engine: Engine) -> None:
+    async def scenario() -> None:
+        a = registry(engine, "a", lease=1.0)
+        b = registry(engine, "b", lease=1.0)
+        table, _ = await table_in_play(a)
+        assert table.round is not None
+        cards = table.round.snapshot()
+        # Process a dies: nothing more is written or renewed.
+        assert a.journal is not None
+        a.journal._closed = True
+        for task in (a._heartbeat, a._reaper, table.task):
+            assert task is not None
+            task.cancel()
+        with pytest.raises(TableElsewhereError):
+            await b.find(table.code)
+        await asyncio.sleep(1.2)
+        moved = await b.find(table.code)
+        assert moved is not None and moved.round is not None
+        assert moved.round.snapshot() == cards
+        await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_that_lost_a_lease_stops_the_table_and_writes_nothing(
+    engine: Engine,
+) -> None:
+    """Process a stalled past its lease and b took the table over: a's next
+    renewal tells it, a stops its copy, and what a still had to write does
+    not overwrite b's table."""
+
+    async def scenario() -> None:
+        a = registry(engine, "a", lease=1.0)
+        b = registry(engine, "b", lease=30.0)
+        table, _ = await table_in_play(a)
+        assert a._heartbeat is not None and a.journal is not None
+        a._heartbeat.cancel()  # a stalls: no renewals
+        await asyncio.sleep(1.2)
+        moved = await b.find(table.code)
+        assert moved is not None
+        assert b.journal is not None and b.store is not None
+        seq = moved.seq
+        # a still writes what its copy did: ignored, b's row stands.
+        table.seq += 5
+        table.note()
+        await a.journal.flush()
+        assert a.store is not None
+        assert a.store.renew([table.code]) == {table.code}
+        assert json.loads(json.dumps(b.store.take(table.code).state))["seq"] == seq  # type: ignore[union-attr]
+        await b.stop()
+        a._heartbeat = None
+        await a.stop()
+
+    asyncio.run(scenario())
+
+
+def test_one_take_per_code_when_many_come_at_once(engine: Engine) -> None:
+    async def scenario() -> None:
+        a, b = registry(engine, "a"), registry(engine, "b")
+        table, _ = await table_in_play(a)
+        await a.stop()
+        found = await asyncio.gather(*(b.find(table.code) for _ in range(5)))
+        assert all(t is found[0] for t in found) and found[0] is not None
+        assert b.get(table.code) is found[0]
+        await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_nobody_is_at_is_handed_back_and_taken_where_its_people_go(
+    engine: Engine,
+) -> None:
+    """The proxy may send a table's people to another process (after a
+    restart, say): the process that has the table but nobody at it hands
+    it back, and the other one takes it over."""
+
+    async def scenario() -> None:
+        quick = dataclasses.replace(SLOW_BOT, handover_after=0.05)
+        a = TableRegistry(settings=quick, store=LiveTableStore(engine, "a", 30.0))
+        b = registry(engine, "b")
+        table, token = await table_in_play(a)
+        assert table.round is not None
+        cards = table.round.snapshot()
+        # Someone is connected: nothing is handed back.
+        assert await a.hand_over_idle() == []
+        table.left(next(iter(table.seats[0].conns)))
+        await settled(table)
+        await asyncio.sleep(0.1)
+        assert await a.hand_over_idle() == [table.code]
+        assert a.get(table.code) is None
+        moved = await b.find(table.code)
+        assert moved is not None and moved.round is not None
+        assert moved.round.snapshot() == cards
+        anna = Connection()
+        moved.submit(anna, Join(type="join", token=token))
+        await settled(moved)
+        assert next(m for m in drain(anna) if m["type"] == "welcome")["seat"] == 0
+        await a.stop()
+        await b.stop()
+
+    asyncio.run(scenario())
+
+
+def test_tables_no_process_ran_for_the_idle_time_are_closed(engine: Engine) -> None:
+    async def scenario() -> None:
+        a = registry(engine, "a")
+        table, _ = await table_in_play(a)
+        await a.stop()  # released, still open
+        assert a.store is not None
+        assert table.code in a.store.close_stale(0.0)
+        assert a.store.closed_reason(table.code) == "idle"
+        b = registry(engine, "b")
+        assert await b.find(table.code) is None
+        assert await b.closed_reason(table.code) == "idle"
+        await b.stop()
+
+    asyncio.run(scenario())
