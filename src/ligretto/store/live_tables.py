@@ -212,6 +212,15 @@ class LiveTableStore:
         is no open table with this code.  Raises :class:`TableElsewhereError`
         while another process holds it."""
         now = datetime.now(UTC)
+        # Read first: a code nobody has (a typo, a guess) costs no write.
+        with busy_guard(), self.engine.connect() as conn:
+            row = conn.execute(
+                select(LiveTableRow.owner, LiveTableRow.lease_until).where(
+                    LiveTableRow.code == code, LiveTableRow.status == OPEN
+                )
+            ).first()
+        if row is None:
+            return None
         with busy_guard(), self._writer.begin() as conn:
             taken = conn.execute(
                 update(LiveTableRow)
@@ -221,14 +230,7 @@ class LiveTableStore:
             ).first()
             if taken is not None:
                 return self._load(conn, code)
-            held = conn.execute(
-                select(LiveTableRow.code).where(
-                    LiveTableRow.code == code, LiveTableRow.status == OPEN
-                )
-            ).first()
-        if held is not None:
-            raise TableElsewhereError(code)
-        return None
+        raise TableElsewhereError(code)
 
     def open_tables(self) -> list[StoredTable]:
         """Every open table this process served, or nobody holds, claimed
