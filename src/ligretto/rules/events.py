@@ -26,11 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ligretto.rules.actions import Source, _parse_slot, _parse_source, _source_text
 from ligretto.rules.cards import Card
 from ligretto.rules.errors import MalformedActionError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base class of all events."""
