@@ -116,3 +116,34 @@ def test_same_seed_same_results_compiled_or_pure() -> None:
     pure, compiled = (json.loads(_run(_PLAY, pure=p)) for p in (True, False))
     assert len(pure) == 7
     assert pure == compiled
+
+
+def test_values_and_rounds_pickle_and_copy_in_either_build() -> None:
+    """Compiled frozen dataclasses refuse field-by-field unpickling unless
+    FrozenValue restores them; the simulator's workers receive bot specs."""
+    import copy
+    import pickle
+
+    from ligretto.bots.bot import BotSpec
+    from ligretto.bots.timing import reaction_model
+    from ligretto.rules import Card, Round, RuleOptions
+    from ligretto.sim.engine import RoundLimits
+
+    rnd = Round.deal(3, 11, RuleOptions(row_storage=True))
+    events = rnd.apply(0, rnd.legal_actions(0)[-1])
+    values: list[object] = [
+        Card.parse("Y9"),
+        *rnd.legal_actions(1),
+        *events,
+        rnd.view(2),
+        rnd.result(),
+        BotSpec.parse("mine:expert"),
+        reaction_model("easy"),
+        RoundLimits(stuck_after=12.0),
+    ]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value
+    again = pickle.loads(pickle.dumps(rnd))
+    assert again.snapshot() == rnd.snapshot()
+    assert again.legal_actions(0) == rnd.legal_actions(0)

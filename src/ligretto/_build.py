@@ -46,7 +46,13 @@ COMPILED: tuple[str, ...] = (
     "ligretto/rules/result.py",
     "ligretto/rules/round.py",
     "ligretto/rules/snapshot.py",
+    "ligretto/rules/values.py",
     "ligretto/rules/view.py",
+    # the simulator's inner loop and what it calls for every decision
+    "ligretto/sim/engine.py",
+    "ligretto/bots/bot.py",
+    "ligretto/bots/strategies.py",
+    "ligretto/bots/timing.py",
 )
 
 #: The build's record of the compiled sources' hashes (relative to ``src``).

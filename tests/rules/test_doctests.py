@@ -9,7 +9,17 @@ import pytest
 from helpers.doctests import run_examples
 
 # the modules whose docstrings have examples
-MODULES = ["cards", "deadlock", "interning", "layout", "options", "result", "round", "snapshot"]
+MODULES = [
+    "cards",
+    "deadlock",
+    "interning",
+    "layout",
+    "options",
+    "result",
+    "round",
+    "snapshot",
+    "values",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

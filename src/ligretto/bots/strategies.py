@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Refill, Source, Store, Turn
 
@@ -34,6 +36,9 @@ __all__ = [
 ]
 
 
+# A regular Python class when compiled: the @register decorator and
+# strategies defined elsewhere (tests) subclass it; the methods are compiled.
+@mypyc_attr(native_class=False)
 class Strategy(ABC):
     """Decides a seat's next action from that seat's view alone."""
 

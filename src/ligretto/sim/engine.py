@@ -42,6 +42,7 @@ from ligretto.rules import (
     RuleError,
     RuleOptions,
 )
+from ligretto.rules.values import FrozenValue
 from ligretto.rules.view import PileView, SeatView, TableView
 from ligretto.sim.report import RoundRecord
 from ligretto.sim.seeds import derive_seed
@@ -121,7 +122,7 @@ class SeatSight:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundLimits:
+class RoundLimits(FrozenValue):
     """The stall guard and the safety limits of a simulated round.
 
     ``stuck_after``: virtual seconds without a card to the middle after
