@@ -1,8 +1,9 @@
 """Build ligretto; compile the rules core with mypyc when a C compiler is present.
 
 Everything else lives in pyproject.toml. The modules in ``COMPILED`` become C
-extensions (mypyc) beside their ``.py`` sources, and ``src/ligretto/
-_compiled.json`` records the SHA-256 of every compiled source, so that
+extensions (mypyc) beside their ``.py`` sources, and ``ligretto/_compiled.json``
+(in ``src`` for an in-place build, in the wheel otherwise) records the
+SHA-256 of every compiled source, so that
 ``ligretto._build`` can refuse extensions older than their sources (it then
 loads the pure Python modules instead). Without mypyc, without a C compiler
 or Python headers, or with ``LIGRETTO_PURE_BUILD=1``, the package is pure
@@ -17,8 +18,11 @@ import shlex
 import shutil
 import sys
 import sysconfig
+from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 # ligretto._build by its path: importing the package would import the core.
@@ -48,29 +52,60 @@ def why_pure() -> str | None:
     return None
 
 
+#: The compiled sources' hashes, taken before mypyc reads them; None: pure build.
+HASHES: Any = None
+
+
 def ext_modules() -> list[object]:
-    manifest = os.path.join(ROOT, "src", _build.MANIFEST)
+    global HASHES
     reason = why_pure()
     if reason is not None:
         print(f"ligretto: building pure Python: {reason}", file=sys.stderr)
-        if os.path.exists(manifest):
-            os.remove(manifest)
         return []
     from mypyc.build import mypycify
 
     paths = [os.path.join("src", path) for path in _build.COMPILED]
-    hashes = _build.source_hashes(os.path.join(ROOT, "src"))
+    HASHES = _build.source_hashes(os.path.join(ROOT, "src"))
     # Type-checked on its own terms: only the compiled modules and what they
     # import, without the project's mypy plugins (not build requirements).
-    extensions = mypycify(
-        ["--config-file", os.path.join(ROOT, "mypyc.ini"), *paths],
-        opt_level="3",
-        debug_level="0",
-        group_name="ligretto_core",
+    return list(
+        mypycify(
+            ["--config-file", os.path.join(ROOT, "mypyc.ini"), *paths],
+            opt_level="3",
+            debug_level="0",
+            group_name="ligretto_core",
+        )
     )
-    with open(manifest, "w", encoding="utf-8") as out:
-        out.write(hashes.to_json())
-    return list(extensions)
 
 
-setup(ext_modules=ext_modules())
+def write_manifest(folder: str) -> None:
+    """Record the compiled sources' hashes under ``folder`` (or drop a stale record)."""
+    path = os.path.join(folder, _build.MANIFEST)
+    if HASHES is None:
+        if os.path.exists(path):
+            os.remove(path)
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(HASHES.to_json())
+
+
+class BuildPy(build_py):
+    """A wheel: the record goes beside the compiled modules."""
+
+    def run(self) -> None:
+        super().run()
+        if not getattr(self, "editable_mode", False):
+            write_manifest(self.build_lib)
+
+
+class BuildExt(build_ext):
+    """In place (editable install, ``make``): the record goes into ``src``."""
+
+    def run(self) -> None:
+        super().run()
+        if self.inplace or getattr(self, "editable_mode", False):
+            write_manifest(os.path.join(ROOT, "src"))
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_py": BuildPy, "build_ext": BuildExt})
