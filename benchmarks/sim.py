@@ -122,6 +122,12 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=5, help="batches per run (best counts)")
     parser.add_argument("--profile", action="store_true", help="cProfile stack-first rounds")
     parser.add_argument("--options", default="{}", help="rule options as JSON (default: defaults)")
+    parser.add_argument(
+        "--worker-rounds",
+        type=int,
+        default=10_000,
+        help="rounds for the 1-against-2-workers run (a few seconds: process start-up amortized)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--baseline",
@@ -191,9 +197,10 @@ def main() -> None:
             f"  {label:42} {rps:6.0f} rounds/s {aps:7.0f} actions/s (CPU); "
             f"{per_round:.0f} actions, {races:.1f} races lost per round; {n} rounds"
         )
-    one, two = workers_ratio(args.rounds, options)
+    one, two = workers_ratio(args.worker_rounds, options)
     print(
-        f"simulate, {args.rounds} rounds: 2 workers {one / two:.2f}x as fast as 1 (wall time; "
+        f"simulate, {args.worker_rounds} rounds: 2 workers {one / two:.2f}x as fast as 1 "
+        "(wall time; "
         f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
 
