@@ -77,7 +77,7 @@ def register(cls: _S) -> _S:
 
 def strategy_names() -> list[str]:
     """The canonical strategy names (without aliases), in registration order."""
-    return list(dict.fromkeys(cls.name for cls in STRATEGIES.values()))
+    return list(dict.fromkeys([cls.name for cls in STRATEGIES.values()]))
 
 
 def get_strategy(name: str) -> Strategy:
@@ -375,7 +375,7 @@ def _worth_watching(view: BotView) -> bool:
     own = seats[me]
     befores = [
         card.code - 1
-        for card in (own.stack_top, own.discard_top, *(p.top for p in own.row))
+        for card in (own.stack_top, own.discard_top, *[p.top for p in own.row])
         if card is not None and card.code % 10 != 0  # a 1 would fit already
     ]
     if not befores:
