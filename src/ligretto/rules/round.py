@@ -409,12 +409,11 @@ class Round:
             else:
                 for pile in need[c]:
                     out.append(_play(deck, c, _DISCARD, pile))
-        options = self._options
-        if stack and options.row_refill == "manual":
+        if stack and not self._auto_refill:  # row_refill="manual"
             for slot, cell in enumerate(row):
                 if not cell:
                     out.append(_REFILLS[slot])
-        if options.row_storage:
+        if self._storage:  # row_storage (R6)
             for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
                 if pile_:
                     c = pile_[-1]
