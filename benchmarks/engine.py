@@ -1,11 +1,17 @@
 """Rules engine speed: complete rounds with a trivial greedy policy.
 
 Seats act in turn; each plays the first card that fits the middle, else
-refills a gap, else turns cards (or recycles). Prints rounds/s and
-actions/s for 2 and 4 players. The numbers depend on the machine and on
-what else runs; compare them only on one machine.
+refills a gap, else turns cards (or recycles). Prints, for 2 and 4 players,
+rounds/s and actions/s of the pure and of the compiled build (each in its
+own process, interleaved), the compiled/pure ratio, and the figures per
+million steps of the machine reference measured in the same run (see
+``benchmarks/reference.py``): ratios another machine can compare with.
 
-    .venv/bin/python benchmarks/engine.py [--rounds N] [--profile] [--options JSON]
+    .venv/bin/python benchmarks/engine.py [--rounds N] [--pairs N] [--baseline SRC]
+                                          [--profile] [--options JSON]
+
+``--baseline ../main/src`` adds the engine of another checkout (pure
+Python), e.g. the release before the compiled core, as a third build.
 
 With ``row_storage`` the greedy policy never stores, and a round that only
 a storage move could move on is (rightly, R4) no deadlock: after
@@ -21,6 +27,8 @@ import cProfile
 import json
 import pstats
 import time
+
+import reference as ref
 
 from ligretto.rules import Play, Refill, Round, RuleOptions
 
@@ -62,10 +70,48 @@ def measure(players: int, rounds: int, options: RuleOptions) -> tuple[float, flo
     return time.perf_counter() - wall, time.process_time() - cpu, actions
 
 
+def rates(players: int, rounds: int, options: RuleOptions, batches: int) -> tuple[float, float]:
+    """Rounds and actions per CPU second, of the best of ``batches`` batches."""
+    per_batch = max(1, rounds // batches)
+    actions = sum(play_round(players, seed, options) for seed in range(per_batch))
+
+    def work() -> float:
+        for seed in range(per_batch):
+            play_round(players, seed, options)
+        return per_batch
+
+    best = ref.best_rate(work, batches)
+    return best, best * actions / per_batch
+
+
+def child(args: argparse.Namespace, options: RuleOptions) -> None:
+    """One measurement in this process's build; prints one line of JSON."""
+    import ligretto
+
+    measure(4, min(200, args.rounds), options)  # warm up the interned actions
+    build = getattr(ligretto, "BUILD", None)  # a baseline may predate the builds
+    result: dict[str, object] = {"build": "pure" if build is None else build.kind}
+    machine = ref.reference_rate()
+    for players in (2, 4):
+        rps, aps = rates(players, args.rounds, options, args.batches)
+        result[f"rounds{players}"] = rps
+        result[f"actions{players}"] = aps
+    result["reference"] = max(machine, ref.reference_rate())
+    print(json.dumps(result))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--pairs", type=int, default=3, help="runs of each build")
+    parser.add_argument("--batches", type=int, default=5, help="batches per run (best counts)")
     parser.add_argument("--profile", action="store_true", help="cProfile 4-player rounds")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="also measure the ligretto in this src folder (e.g. a checkout of main)",
+    )
     parser.add_argument(
         "--options",
         default="{}",
@@ -73,23 +119,40 @@ def main() -> None:
     )
     args = parser.parse_args()
     options = RuleOptions(**json.loads(args.options))
+    if args.child:
+        child(args, options)
+        return
     if args.profile:
         cProfile.runctx(
             "measure(4, args.rounds, options)", globals(), locals(), "/tmp/ligretto-engine.prof"
         )
         pstats.Stats("/tmp/ligretto-engine.prof").sort_stats("tottime").print_stats(15)
         return
-    measure(4, min(200, args.rounds), options)  # warm up the interned actions
-    print(f"greedy policy, {options}, {args.rounds} rounds each, one core")
+    child_args = ["--rounds", str(args.rounds), "--batches", str(args.batches)]
+    child_args += ["--options", args.options]
+    runs = ref.compare_builds(__file__, child_args, args.pairs, args.baseline)
+    machine = ref.median([r for rs in runs.values() for r in rs], "reference")
+    print(
+        f"greedy policy, {options}, {args.rounds} rounds per run, one core; "
+        f"CPU time, best of {args.batches} batches, medians of {args.pairs} runs per build"
+    )
+    print(
+        f"machine reference: {machine / 1e6:.2f} M steps/s (benchmarks/reference.py); "
+        "rounds/Mstep = rounds per million reference steps"
+    )
+    if "compiled" not in runs:
+        print("(this install has no compiled build: pure Python only)")
     for players in (2, 4):
-        wall, cpu, actions = measure(players, args.rounds, options)
-        # CPU time is steadier than wall time on a shared machine.
-        print(
-            f"{players} players: {args.rounds / wall:6.0f} rounds/s "
-            f"{actions / wall:8.0f} actions/s (wall) | "
-            f"{args.rounds / cpu:6.0f} rounds/s {actions / cpu:8.0f} actions/s (CPU) | "
-            f"{actions / args.rounds:.0f} actions/round"
-        )
+        key, akey = f"rounds{players}", f"actions{players}"
+        for build, rs in runs.items():
+            rps, aps = ref.median(rs, key), ref.median(rs, akey)
+            line = (
+                f"{players} players {build:9} {rps:6.0f} rounds/s {aps:7.0f} actions/s "
+                f"{rps / machine * 1e6:6.0f} rounds/Mstep"
+            )
+            if build != "pure":
+                line += f"   {ref.median_ratio(rs, runs['pure'], key):.2f}x pure"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -3,11 +3,20 @@
 Each seat is a bot with its reaction-time model; the discrete-event loop
 applies actions in virtual-time order, so races are lost with PileTakenError as
 in R3. Prints rounds/s and actions/s (applied actions; refused race moves
-are not counted) for stack-first bots — the figure the simulator issue
-asks for — and for the other strategies. Numbers depend on the machine and
-on what else runs on it; compare them only on one machine.
+are not counted) for stack-first bots, in the pure and in the compiled build
+(each in its own process, interleaved), and beside them, measured in the
+same processes:
 
-    .venv/bin/python benchmarks/sim.py [--rounds N] [--profile] [--options JSON]
+- the rules engine alone (``benchmarks/engine.py``'s greedy 4-player
+  rounds): the simulator's rounds/s as a fraction of the engine's;
+- the machine reference (``benchmarks/reference.py``): rounds per million
+  reference steps, a figure another machine can compare with its own.
+
+Then the other strategies (this install's build), and ``simulate`` with 2
+worker processes against 1 (wall time; it needs 2 idle cores to show 2x).
+
+    .venv/bin/python benchmarks/sim.py [--rounds N] [--pairs N] [--baseline SRC]
+                                       [--profile] [--options JSON]
 
 ``--options '{"row_storage": true}'`` measures the R6 variant, where the
 bots store cards in the row.
@@ -18,12 +27,18 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
+import statistics
 import time
+
+import reference as ref
+from engine import play_round
 
 from ligretto.bots import make_bot
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import simulate_round
+from ligretto.sim.run import SimConfig, simulate
 from ligretto.sim.seeds import derive_seed
 
 
@@ -47,31 +62,123 @@ def measure(
     return rounds / cpu, actions / cpu, rounds / elapsed, actions / rounds, races / rounds
 
 
+STACK_FIRST = ["stack-first:hard", "stack-first:medium", "stack-first:easy", "stack-first:expert"]
+
+
+def child(args: argparse.Namespace, options: RuleOptions) -> None:
+    """Simulator and engine rounds/s in this process's build; one line of JSON.
+
+    Simulator and engine batches alternate, so that both see the same load.
+    """
+    import ligretto
+
+    bots = [make_bot(name) for name in STACK_FIRST]
+    per_batch = max(1, args.rounds // args.batches)
+    measure(STACK_FIRST, min(100, args.rounds), options)  # warm up the interned actions
+
+    def sim_batch() -> float:
+        for i in range(per_batch):
+            simulate_round(bots, derive_seed(1, i), options, index=i)
+        return per_batch
+
+    def engine_batch() -> float:
+        for seed in range(per_batch):
+            play_round(4, seed, options)
+        return per_batch
+
+    sim = engine = 0.0
+    for _ in range(args.batches):
+        sim = max(sim, ref.best_rate(sim_batch, 1))
+        engine = max(engine, ref.best_rate(engine_batch, 1))
+    build = getattr(ligretto, "BUILD", None)  # a baseline may predate the builds
+    print(
+        json.dumps(
+            {
+                "build": "pure" if build is None else build.kind,
+                "sim": sim,
+                "engine": engine,
+                "sim_per_engine": sim / engine,
+                "reference": ref.reference_rate(),
+            }
+        )
+    )
+
+
+def workers_ratio(rounds: int, options: RuleOptions) -> tuple[float, float]:
+    """Wall seconds of ``simulate`` with 1 and with 2 worker processes."""
+    config = SimConfig.from_names(STACK_FIRST, seed=1, options=options)
+    wall = []
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(config, rounds=rounds, workers=workers)
+        wall.append(time.perf_counter() - start)
+    return wall[0], wall[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--pairs", type=int, default=3, help="runs of each build")
+    parser.add_argument("--batches", type=int, default=5, help="batches per run (best counts)")
     parser.add_argument("--profile", action="store_true", help="cProfile stack-first rounds")
     parser.add_argument("--options", default="{}", help="rule options as JSON (default: defaults)")
+    parser.add_argument(
+        "--worker-rounds",
+        type=int,
+        default=10_000,
+        help="rounds for the 1-against-2-workers run (a few seconds: process start-up amortized)",
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="also measure the ligretto in this src folder (e.g. a checkout of main)",
+    )
     args = parser.parse_args()
     options = RuleOptions(**json.loads(args.options))
-    stack_first = [
-        "stack-first:hard",
-        "stack-first:medium",
-        "stack-first:easy",
-        "stack-first:expert",
-    ]
+    if args.child:
+        child(args, options)
+        return
     if args.profile:
         cProfile.runctx(
-            "measure(stack_first, args.rounds, options)",
+            "measure(STACK_FIRST, args.rounds, options)",
             globals(),
             locals(),
             "/tmp/ligretto-sim.prof",
         )
         pstats.Stats("/tmp/ligretto-sim.prof").sort_stats("tottime").print_stats(20)
         return
-    measure(stack_first, min(100, args.rounds), options)  # warm up the interned actions
+    child_args = ["--rounds", str(args.rounds), "--batches", str(args.batches)]
+    child_args += ["--options", args.options]
+    runs = ref.compare_builds(__file__, child_args, args.pairs, args.baseline)
+    machine = ref.median([r for rs in runs.values() for r in rs], "reference")
+    print(
+        f"stack-first bots (4 levels), 4 players, {options}; {args.rounds} rounds per run, "
+        f"CPU time, best of {args.batches} batches, medians of {args.pairs} runs per build"
+    )
+    print(
+        f"machine reference: {machine / 1e6:.2f} M steps/s (benchmarks/reference.py); "
+        "rounds/Mstep = rounds per million reference steps"
+    )
+    if "compiled" not in runs:
+        print("(this install has no compiled build: pure Python only)")
+    for build, rs in runs.items():
+        sim, engine = ref.median(rs, "sim"), ref.median(rs, "engine")
+        line = (
+            f"{build:9} simulator {sim:6.0f} rounds/s {sim / machine * 1e6:5.0f} rounds/Mstep"
+            f" | engine {engine:6.0f} rounds/s | simulator/engine "
+            f"{ref.median(rs, 'sim_per_engine'):.2f}x"
+        )
+        if build != "pure":
+            line += f" | simulator {ref.median_ratio(rs, runs['pure'], 'sim'):.2f}x pure"
+        print(line)
+    if "compiled" in runs:
+        # the issue's comparison: the compiled simulator against the pure engine
+        across = [
+            c["sim"] / p["engine"] for c, p in zip(runs["compiled"], runs["pure"], strict=True)
+        ]
+        print(f"compiled simulator / pure engine {statistics.median(across):.2f}x")
     tables = {
-        "stack-first (4 levels)": stack_first,
         "greedy:medium x4": ["greedy:medium"] * 4,
         "random:medium x4": ["random:medium"] * 4,
         "mixed (stack-first, greedy, random, mine)": [
@@ -82,14 +189,20 @@ def main() -> None:
         ],
         "mine:hard x4": ["mine:hard"] * 4,
     }
+    print(f"other strategies ({'compiled' if ref.compiled_available() else 'pure'} build):")
     for label, names in tables.items():
-        n = args.rounds if label.startswith("stack-first") else max(1, args.rounds // 4)
+        n = max(1, args.rounds // 4)
         rps, aps, wall_rps, per_round, races = measure(names, n, options)
         print(
-            f"{label:42} {rps:6.0f} rounds/s {aps:7.0f} actions/s (CPU); "
-            f"{wall_rps:5.0f} rounds/s wall; {per_round:.0f} actions, "
-            f"{races:.1f} races lost per round; {n} rounds"
+            f"  {label:42} {rps:6.0f} rounds/s {aps:7.0f} actions/s (CPU); "
+            f"{per_round:.0f} actions, {races:.1f} races lost per round; {n} rounds"
         )
+    one, two = workers_ratio(args.worker_rounds, options)
+    print(
+        f"simulate, {args.worker_rounds} rounds: 2 workers {one / two:.2f}x as fast as 1 "
+        "(wall time; "
+        f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

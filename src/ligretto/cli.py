@@ -21,10 +21,12 @@ def main() -> None:
 
 @app.command()
 def version() -> None:
-    """Print the installed version."""
+    """Print the installed version and which build of the core runs."""
     from ligretto import __version__
+    from ligretto._build import loaded
 
     typer.echo(__version__)
+    typer.echo(f"core: {loaded().describe()}")
 
 
 @app.command()

@@ -1,9 +1,8 @@
 """The examples in the bots' and the simulator's docstrings run as tests."""
 
-import doctest
-import importlib
-
 import pytest
+
+from helpers.doctests import run_examples
 
 MODULES = [
     "ligretto.bots",
@@ -15,5 +14,5 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
+    result = run_examples(name)
     assert result.attempted > 0 and result.failed == 0

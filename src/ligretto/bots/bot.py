@@ -15,12 +15,13 @@ from ligretto.bots.strategies import Strategy, get_strategy
 from ligretto.bots.timing import Level, ReactionModel, reaction_model, standard_normal
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Refill, Store, Turn
+from ligretto.rules.values import FrozenValue
 
 __all__ = ["Bot", "BotSpec", "Decision", "make_bot"]
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(FrozenValue):
     """An action and the seconds until it lands (``action`` None: wait)."""
 
     action: Action | None
@@ -28,7 +29,7 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
-class BotSpec:
+class BotSpec(FrozenValue):
     """A bot's name: strategy and level, written ``"stack-first:hard"``."""
 
     strategy: str

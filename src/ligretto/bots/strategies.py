@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Refill, Source, Store, Turn
 
@@ -34,6 +36,10 @@ __all__ = [
 ]
 
 
+# Compiled, the strategies here are native classes (which no class decorator
+# may touch: they are registered at the end of this module); strategies
+# defined elsewhere subclass it and may use @register.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Strategy(ABC):
     """Decides a seat's next action from that seat's view alone."""
 
@@ -71,7 +77,7 @@ def register(cls: _S) -> _S:
 
 def strategy_names() -> list[str]:
     """The canonical strategy names (without aliases), in registration order."""
-    return list(dict.fromkeys(cls.name for cls in STRATEGIES.values()))
+    return list(dict.fromkeys([cls.name for cls in STRATEGIES.values()]))
 
 
 def get_strategy(name: str) -> Strategy:
@@ -162,7 +168,6 @@ def _refill(view: BotView) -> Action | None:
     return None
 
 
-@register
 class RandomStrategy(Strategy):
     """Any legal action, uniformly at random: the baseline."""
 
@@ -174,7 +179,6 @@ class RandomStrategy(Strategy):
         return actions[rng.randrange(len(actions))] if actions else None
 
 
-@register
 class Greedy(Strategy):
     """Any card that fits, chosen at random; else refill, turn or recycle."""
 
@@ -209,7 +213,6 @@ def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | N
     return from_second if from_second is not None else from_third
 
 
-@register
 class StackFirst(Strategy):
     """R7: the stack top first, then row cards, then the discard top.
 
@@ -232,7 +235,6 @@ class StackFirst(Strategy):
         return _chores(view)
 
 
-@register
 class DiscardFirst(StackFirst):
     """R7 reversed, for the study: discard top first, then row, then stack."""
 
@@ -241,7 +243,6 @@ class DiscardFirst(StackFirst):
     order = (Source.DISCARD, Source.ROW, Source.STACK)
 
 
-@register
 class RowLast(StackFirst):
     """R7 without "row cards are worth double": stack, discard, then row."""
 
@@ -250,7 +251,6 @@ class RowLast(StackFirst):
     order = (Source.STACK, Source.DISCARD, Source.ROW)
 
 
-@register
 class RaceAware(Strategy):
     """Stack first as R7 says, but win the races for the piles (R3).
 
@@ -323,7 +323,6 @@ def _rival_codes(view: BotView) -> set[int]:
     return codes
 
 
-@register
 class Watchful(RaceAware):
     """``race-aware``, and it watches instead of turning when a card is about to fit.
 
@@ -376,7 +375,7 @@ def _worth_watching(view: BotView) -> bool:
     own = seats[me]
     befores = [
         card.code - 1
-        for card in (own.stack_top, own.discard_top, *(p.top for p in own.row))
+        for card in (own.stack_top, own.discard_top, *[p.top for p in own.row])
         if card is not None and card.code % 10 != 0  # a 1 would fit already
     ]
     if not befores:
@@ -389,3 +388,8 @@ def _worth_watching(view: BotView) -> bool:
         return True  # another seat shows the 1 before my 2
     tops = {pile.top.code for pile in view.middle if not pile.closed}
     return any(b - 1 in tops for b in wanted)
+
+
+# The strategies of this module, in the order they are offered.
+for _cls in (RandomStrategy, Greedy, StackFirst, DiscardFirst, RowLast, RaceAware, Watchful):
+    register(_cls)

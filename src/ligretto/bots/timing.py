@@ -28,11 +28,16 @@ import random
 import statistics
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
+
+from ligretto.rules.values import FrozenValue
 
 __all__ = ["LEVELS", "Level", "ReactionModel", "reaction_model", "standard_normal"]
 
-_Z_BITS = 12
-_Z = tuple(statistics.NormalDist().inv_cdf((i + 0.5) / (1 << _Z_BITS)) for i in range(1 << _Z_BITS))
+_Z_BITS: Final = 12
+_Z: Final = tuple(
+    statistics.NormalDist().inv_cdf((i + 0.5) / (1 << _Z_BITS)) for i in range(1 << _Z_BITS)
+)
 """The 4096 quantile midpoints of N(0, 1), for inverse-transform sampling."""
 
 
@@ -57,7 +62,7 @@ class Level(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ReactionModel:
+class ReactionModel(FrozenValue):
     """Lognormal reaction times (seconds) for one level.
 
     Each ``*_median`` is the median of its distribution; ``sigma`` is the

@@ -29,6 +29,7 @@ from enum import Enum
 
 from ligretto.rules.cards import Card, read_decimal
 from ligretto.rules.errors import MalformedActionError
+from ligretto.rules.values import FrozenValue
 
 #: Longest row (R2: five cards with two players).
 MAX_ROW = 5
@@ -74,7 +75,7 @@ def _check_slot(slot: int | None) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(FrozenValue):
     """Base class of all actions."""
 
     @staticmethod

@@ -19,6 +19,7 @@ from enum import Enum
 from typing import Literal
 
 from ligretto.rules.errors import MalformedActionError
+from ligretto.rules.values import FrozenValue
 
 DeckKind = Literal["ligretto", "cards"]
 
@@ -74,7 +75,7 @@ def deck_colours(deck: DeckKind) -> tuple[Colour, Colour, Colour, Colour]:
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(FrozenValue):
     """One card: a colour and a value 1–10. ``str(card)`` is e.g. ``"R5"``."""
 
     colour: Colour

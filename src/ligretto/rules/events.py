@@ -26,13 +26,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ligretto.rules.actions import Source, _parse_slot, _parse_source, _source_text
 from ligretto.rules.cards import Card
 from ligretto.rules.errors import MalformedActionError
+from ligretto.rules.values import FrozenValue
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(FrozenValue):
     """Base class of all events."""
 
     @staticmethod

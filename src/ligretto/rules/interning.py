@@ -3,10 +3,11 @@
 Actions and events are immutable values, so one object per distinct value
 is shared by every round: building a frozen dataclass costs far more than a
 dict lookup, and ``Round.legal_actions``/``Round.apply`` are the simulator's
-inner loop. The keys use the round's internal numbers: card codes (see
-:mod:`ligretto.rules.cards`) and source numbers (row positions 0–4,
-:data:`~ligretto.rules.layout.SRC_STACK`,
-:data:`~ligretto.rules.layout.SRC_DISCARD`).
+inner loop. The keys are single integers packed from the round's internal
+numbers — card codes (see :mod:`ligretto.rules.cards`), source numbers (row
+positions 0–4, :data:`~ligretto.rules.layout.SRC_STACK`,
+:data:`~ligretto.rules.layout.SRC_DISCARD`), seats and pile ids — since an
+integer hashes and compares far faster than a tuple, compiled or not.
 
 >>> play("ligretto", 0, SRC_STACK, -1) is play("ligretto", 0, SRC_STACK, -1)
 True
@@ -21,17 +22,24 @@ from ligretto.rules.cards import CARDS, DeckKind
 from ligretto.rules.events import CardPlayed, CardsTurned, Event, PileOpened, RowRefilled
 from ligretto.rules.layout import SRC_STACK
 
+# Field widths of the packed keys (the pile id, unbounded, comes last):
+# sources and row slots 0–6, codes 0–39, seats below 64 (R1: at most 16);
+# the lowest bit tells the two decks apart.
+_SRC = 8
+_CODE = 64
+_SEAT = 64
+
 __all__ = ["REFILLS", "play", "played", "refilled", "store", "turned"]
 
-_PLAYS: dict[tuple[DeckKind, int, int, int], Play] = {}
-_STORES: dict[tuple[DeckKind, int, int, int], Store] = {}
+_PLAYS: dict[int, Play] = {}
+_STORES: dict[int, Store] = {}
 #: ``Refill(slot)`` for every row position.
 REFILLS = tuple(Refill(slot) for slot in range(5))
 
 
 def play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
     """The interned ``Play``; ``pile == -1`` opens a new pile."""
-    key = (deck, code, src, pile)
+    key = (((pile + 1) * _SRC + src) * _CODE + code) * 2 + (deck == "cards")
     action = _PLAYS.get(key)
     if action is None:
         card = CARDS[deck][code]
@@ -46,7 +54,7 @@ def play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
 
 def store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
     """The interned ``Store`` (R6) of the stack or discard top onto row ``slot``."""
-    key = (deck, code, src, slot)
+    key = ((slot * _SRC + src) * _CODE + code) * 2 + (deck == "cards")
     action = _STORES.get(key)
     if action is None:
         source = Source.STACK if src == SRC_STACK else Source.DISCARD
@@ -54,14 +62,19 @@ def store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
     return action
 
 
-# Events are immutable too; the frequent ones are interned the same way.
-_EVENTS: dict[tuple[object, ...], Event] = {}
+# Events are immutable too; the frequent ones are interned the same way,
+# one table per kind.
+_PLAYED: dict[int, Event] = {}
+_TURNED: dict[int, Event] = {}
+_REFILLED: dict[int, Event] = {}
 
 
 def played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bool) -> Event:
     """The interned ``PileOpened`` (``opened``) or ``CardPlayed``."""
-    key = (deck, seat, code, src, pile, opened)
-    event = _EVENTS.get(key)
+    key = (
+        ((((pile * _SEAT + seat) * _SRC + src) * _CODE + code) * 2 + (deck == "cards")) * 2
+    ) + opened
+    event = _PLAYED.get(key)
     if event is None:
         card = CARDS[deck][code]
         if src < SRC_STACK:
@@ -69,23 +82,23 @@ def played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bo
         else:
             source, slot = (Source.STACK if src == SRC_STACK else Source.DISCARD), None
         cls = PileOpened if opened else CardPlayed
-        event = _EVENTS[key] = cls(seat, card, source, slot, pile)
+        event = _PLAYED[key] = cls(seat, card, source, slot, pile)
     return event
 
 
 def turned(deck: DeckKind, seat: int, count: int, code: int) -> Event:
     """The interned ``CardsTurned``: ``count`` cards, ``code`` now on top."""
-    key = (deck, seat, count, code)
-    event = _EVENTS.get(key)
+    key = ((seat * 4 + count) * _CODE + code) * 2 + (deck == "cards")
+    event = _TURNED.get(key)
     if event is None:
-        event = _EVENTS[key] = CardsTurned(seat, count, CARDS[deck][code])
+        event = _TURNED[key] = CardsTurned(seat, count, CARDS[deck][code])
     return event
 
 
 def refilled(deck: DeckKind, seat: int, slot: int, code: int) -> Event:
     """The interned ``RowRefilled``."""
-    key = (deck, seat, slot, code, "refill")
-    event = _EVENTS.get(key)
+    key = ((seat * _SRC + slot) * _CODE + code) * 2 + (deck == "cards")
+    event = _REFILLED.get(key)
     if event is None:
-        event = _EVENTS[key] = RowRefilled(seat, slot, CARDS[deck][code])
+        event = _REFILLED[key] = RowRefilled(seat, slot, CARDS[deck][code])
     return event

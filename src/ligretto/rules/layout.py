@@ -8,14 +8,18 @@ test and the interned actions all read it.
 
 from __future__ import annotations
 
+from typing import Final
+
+# Final: compiled, the modules that import these use them as constants.
+
 #: R2: ten cards in the Ligretto stack.
-STACK_SIZE = 10
+STACK_SIZE: Final = 10
 #: R3: cards are turned over three at a time.
-PACKET = 3
+PACKET: Final = 3
 
 #: Internal source numbers of a round: row positions are 0–4, then these two.
-SRC_STACK = 5
-SRC_DISCARD = 6
+SRC_STACK: Final = 5
+SRC_DISCARD: Final = 6
 
 
 def row_size(players: int) -> int:

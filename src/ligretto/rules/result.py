@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ligretto.rules.values import FrozenValue
+
 
 def points(middle: int, stack: int) -> int:
     """R5: +1 for each own card in the middle, −2 for each card left in the stack.
@@ -17,7 +19,7 @@ def points(middle: int, stack: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatResult:
+class SeatResult(FrozenValue):
     """One seat's count: cards in the middle, cards left in the stack, points (R5)."""
 
     seat: int
@@ -49,7 +51,7 @@ class Termination(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(FrozenValue):
     """How the round stands (R4, R5): how it ended (``termination``, ``None``
     while it runs), who called Ligretto Stop (``caller``, set exactly when
     ``termination`` is :attr:`Termination.STOP`) and the per-seat counts.

@@ -27,6 +27,8 @@ from bisect import insort
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ligretto.rules.actions import (
     RECYCLE,
     STUCK,
@@ -82,6 +84,9 @@ from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 #: at least 1/3, so 64 attempts fail with probability below 1e-11.
 RESHUFFLE_ATTEMPTS = 64
 
+#: The key of Round's private constructor (``Round(_CONSTRUCT)``).
+_CONSTRUCT = object()
+
 _NOT_A_SEATS_MOVE = (
     "'stuck' is the whole table's decision, not a seat's move (R4): Round.settle_stuck()"
 )
@@ -101,6 +106,7 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Round:
     """The state of one round. Build it with :meth:`deal`, :meth:`replay` or
     :meth:`from_snapshot`; change it only with :meth:`apply`.
@@ -187,8 +193,11 @@ class Round:
     _stale_piles: list[int]
     _middle_view: tuple[PileView, ...] | None
 
-    def __init__(self) -> None:
-        raise TypeError("use Round.deal(), Round.replay() or Round.from_snapshot()")
+    def __init__(self, key: object = None) -> None:
+        # A private key instead of ``object.__new__``, which a compiled
+        # (mypyc) class refuses.
+        if key is not _CONSTRUCT:
+            raise TypeError("use Round.deal(), Round.replay() or Round.from_snapshot()")
 
     # ------------------------------------------------------------------ setup
 
@@ -199,7 +208,7 @@ class Round:
         options.check_players(players)
         if type(seed) is not int:
             raise ValueError(f"seed must be an int, not {seed!r}")
-        self = object.__new__(cls)
+        self = cls(_CONSTRUCT)
         self._players = players
         self._options = options
         self._deck = options.deck
@@ -400,12 +409,11 @@ class Round:
             else:
                 for pile in need[c]:
                     out.append(_play(deck, c, _DISCARD, pile))
-        options = self._options
-        if stack and options.row_refill == "manual":
+        if stack and not self._auto_refill:  # row_refill="manual"
             for slot, cell in enumerate(row):
                 if not cell:
                     out.append(_REFILLS[slot])
-        if options.row_storage:
+        if self._storage:  # row_storage (R6)
             for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
                 if pile_:
                     c = pile_[-1]
@@ -868,7 +876,7 @@ class Round:
         from a fresh ``random.Random(seed)`` (a bot simulating ahead should
         not learn the real round's shuffles); otherwise they repeat the
         original's."""
-        other = object.__new__(Round)
+        other = Round(_CONSTRUCT)
         other._players = self._players
         other._options = self._options
         other._deck = self._deck

@@ -14,6 +14,7 @@ from typing import Any
 from ligretto.rules.actions import Action, Play
 from ligretto.rules.cards import Card, Colour
 from ligretto.rules.options import RuleOptions
+from ligretto.rules.values import FrozenValue
 
 
 def _card(card: Card | None) -> str | None:
@@ -21,7 +22,7 @@ def _card(card: Card | None) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class PileView:
+class PileView(FrozenValue):
     """A middle pile: its id, colour, top card and size; closed after its 10."""
 
     id: int
@@ -46,7 +47,7 @@ class PileView:
 
 
 @dataclass(frozen=True, slots=True)
-class RowPositionView:
+class RowPositionView(FrozenValue):
     """One row position: its top card (``None`` for a gap) and how many cards lie there."""
 
     top: Card | None
@@ -57,7 +58,7 @@ class RowPositionView:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(FrozenValue):
     """One seat's open cards and counts, as anybody at the table sees them."""
 
     seat: int
@@ -83,7 +84,7 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class TableView(FrozenValue):
     """The table as seen from ``viewer`` (a seat, or ``None`` for a watcher).
 
     ``actions`` are the viewer's legal actions (empty for a watcher or when

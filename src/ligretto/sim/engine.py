@@ -42,6 +42,7 @@ from ligretto.rules import (
     RuleError,
     RuleOptions,
 )
+from ligretto.rules.values import FrozenValue
 from ligretto.rules.view import PileView, SeatView, TableView
 from ligretto.sim.report import RoundRecord
 from ligretto.sim.seeds import derive_seed
@@ -121,7 +122,7 @@ class SeatSight:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundLimits:
+class RoundLimits(FrozenValue):
     """The stall guard and the safety limits of a simulated round.
 
     ``stuck_after``: virtual seconds without a card to the middle after
@@ -138,6 +139,63 @@ class RoundLimits:
     def __post_init__(self) -> None:
         if not self.stuck_after > 0:
             raise ValueError(f"stuck_after must be positive seconds, not {self.stuck_after!r}")
+
+
+class _Table:
+    """A simulated round's seats between their decisions (one per round).
+
+    A class rather than a closure in :func:`simulate_round`: compiled, its
+    method is a direct call, a closure a Python-level one.
+    """
+
+    __slots__ = (
+        "aimed_at",
+        "bots",
+        "generation",
+        "heap",
+        "now",
+        "observer",
+        "pending",
+        "pile_seats",
+        "rnd",
+        "rng",
+        "seq",
+        "waiting",
+    )
+
+    def __init__(
+        self, rnd: Round, rng: random.Random, bots: Sequence[Bot], observer: Observer | None
+    ) -> None:
+        n = len(bots)
+        self.rnd = rnd
+        self.rng = rng
+        self.bots: list[Bot] = list(bots)
+        self.observer = observer
+        self.heap: list[tuple[float, int, int, int]] = []
+        self.pending: list[Action | None] = [None] * n
+        self.generation = [0] * n
+        self.waiting = [False] * n
+        self.pile_seats: list[list[int]] = []
+        self.aimed_at = [0] * n
+        self.seq = 0
+        self.now = 0.0
+
+    def decide(self, seat: int) -> None:
+        """The seat looks at the table now and schedules what it does."""
+        view = SeatSight(self.rnd, seat)
+        action, delay = self.bots[seat].timed(view, self.rng)
+        if self.observer is not None:
+            self.observer(self.now, seat, self.rnd, view, Decision(action, delay))
+        if action is None:
+            # wait: look again after a while, or at once when the middle changes
+            self.waiting[seat] = True
+        else:
+            self.waiting[seat] = False
+            if type(action) is Play and action.pile is not None:
+                self.aimed_at[seat] = len(self.pile_seats[action.pile])
+        self.pending[seat] = action
+        self.seq += 1
+        heapq.heappush(self.heap, (self.now + delay, self.seq, seat, self.generation[seat]))
 
 
 def simulate_round(
@@ -166,47 +224,28 @@ def simulate_round(
 
     # This loop runs once per action of every simulated round: it is kept
     # flat (local names, no per-decision objects beyond the view) on purpose.
-    heap: list[tuple[float, int, int, int]] = []  # (time, sequence, seat, generation)
-    push = heapq.heappush
+    table = _Table(rnd, rng, bots, observer)
+    heap = table.heap  # (time, sequence, seat, generation)
     pop = heapq.heappop
-    timed = [bot.timed for bot in bots]
-    pending: list[Action | None] = [None] * n
-    generation = [0] * n
-    waiting = [False] * n
-    pile_seats: list[list[int]] = []  # who put each card on each pile (race winners)
-    aimed_at = [0] * n  # size of the aimed-at pile when the seat chose its play
+    pending = table.pending
+    generation = table.generation
+    waiting = table.waiting
+    pile_seats = table.pile_seats  # who put each card on each pile (race winners)
+    aimed_at = table.aimed_at  # size of the aimed-at pile when the seat chose its play
 
     actions = [0] * n
     races_won = [0] * n
     races_lost = [0] * n
     refused = [0] * n
-    seq = 0
     now = 0.0
     stalled = False
     stuck = 0  # stall guard settlements (R4 "we're stuck")
     stuck_ended = False
     stuck_at = stuck_after  # when the guard fires: a card to the middle moves it on
 
-    def decide(seat: int) -> None:
-        nonlocal seq
-        view = SeatSight(rnd, seat)
-        action, delay = timed[seat](view, rng)
-        if observer is not None:
-            observer(now, seat, rnd, view, Decision(action, delay))
-        if action is None:
-            # wait: look again after a while, or at once when the middle changes
-            waiting[seat] = True
-        else:
-            waiting[seat] = False
-            if type(action) is Play and action.pile is not None:
-                aimed_at[seat] = len(pile_seats[action.pile])
-        pending[seat] = action
-        seq += 1
-        push(heap, (now + delay, seq, seat, generation[seat]))
-
     if not rnd.is_over:  # (a deal can already be a deadlock, R4)
         for seat in range(n):  # "Ligretto!": everyone starts looking at once (R3)
-            decide(seat)
+            table.decide(seat)
 
     total = 0
     looks = 0
@@ -217,7 +256,7 @@ def simulate_round(
         if t > stuck_at:
             # Stall guard: no card to the middle for stuck_after seconds; a
             # table of bots agrees at once that it is stuck (R4).
-            now = stuck_at
+            now = table.now = stuck_at
             stuck += 1
             rnd.settle_stuck()
             if rnd.is_over:
@@ -227,19 +266,19 @@ def simulate_round(
             stuck_at = now + stuck_after
             for other in range(n):
                 generation[other] += 1
-                decide(other)
+                table.decide(other)
             continue
         if total >= max_actions or t > max_seconds:
             stalled = True
             break
-        now = t
+        now = table.now = t
         action = pending[seat]
         if action is None:
             looks += 1
             if looks > max_actions:
                 stalled = True
                 break
-            decide(seat)  # a waiting seat looks again
+            table.decide(seat)  # a waiting seat looks again
             continue
         total += 1
         try:
@@ -251,13 +290,13 @@ def simulate_round(
             takers = pile_seats[action.pile]
             if aimed_at[seat] < len(takers):
                 races_won[takers[aimed_at[seat]]] += 1
-            decide(seat)
+            table.decide(seat)
             continue
         except RoundOverError:
             break
         except RuleError:
             refused[seat] += 1  # a bot error: counted, never expected
-            decide(seat)
+            table.decide(seat)
             continue
         actions[seat] += 1
         if rnd.is_over:
@@ -271,15 +310,15 @@ def simulate_round(
             for other in range(n):
                 if waiting[other]:
                     generation[other] += 1
-                    decide(other)
+                    table.decide(other)
         if reshuffles and type(events[-1]) is Reshuffled:
             # R4 reshuffle: every hand changed; decisions taken before are void
             stuck_at = now + stuck_after
             for other in range(n):
                 generation[other] += 1
                 if other != seat:
-                    decide(other)
-        decide(seat)
+                    table.decide(other)
+        table.decide(seat)
     else:
         stalled = not rnd.is_over  # cannot happen: waiting seats stay queued
 
