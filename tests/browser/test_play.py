@@ -211,14 +211,14 @@ def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
     board = new_page(PHONE)
     board.goto(play_server.url + href)
     # The page names bots in its language ("Bot 2 (sharp)"); the Tafel has
-    # the names the table gave them, seat by seat.
+    # them as "Bot 2" (no strategy jargon, the same word in every language).
     seated = board.request.get(f"{play_server.url}/api/tables/{code}").json()["seats"]
     assert names[0] == "Anna" and [n.split(" (")[0] for n in names[1:]] == [
         "Bot 2",
         "Bot 3",
         "Bot 4",
     ]
-    players = [seat["name"] for seat in seated]
+    players = [s["name"].split(" (")[0] if s["kind"] == "bot" else s["name"] for s in seated]
     for player in players:
         expect(board.locator("main")).to_contain_text(player)
     shoot(board, "play-phone-tafel-board")

@@ -68,3 +68,16 @@ def test_a_token_on_a_new_connection_takes_the_seat_over() -> None:
     with pytest.raises(SeatingError) as bad:
         seating.claim(Connection(), "not-a-token-of-this-table")
     assert bad.value.code is Reason.BAD_TOKEN
+
+
+def test_the_tafel_names_bots_without_jargon_unless_a_person_would_share_the_name() -> None:
+    seating = Seating(4, "host-token-1234")
+    seating.seat_host(0, "Anna")
+    seating.place_bots([BotSpec(1, "watchful", "easy"), BotSpec(3, "stack-first", "hard")])
+    seating.close()  # the empty chair goes; the bots keep their names
+    assert [s.name for s in seating] == ["Anna", "Bot 2 (watchful)", "Bot 4 (stack-first)"]
+    assert seating.tafel_names() == ["Anna", "Bot 2", "Bot 4"]
+    clash = Seating(2, "host-token-1234")
+    clash.seat_host(0, "bot 2")
+    clash.place_bots([BotSpec(1, "greedy", "easy")])
+    assert clash.tafel_names() == ["bot 2", "Bot 2 (greedy)"]

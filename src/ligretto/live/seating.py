@@ -9,6 +9,7 @@ seating only knows chairs, names, tokens and connections.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -19,6 +20,9 @@ from ligretto.live.protocol import Reason
 from ligretto.live.tokens import matches, new_token, token_hash
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
+
+# "Bot 3 (watchful)", as a bot is named when it sits down (put_bot).
+_BOT_NAME = re.compile(r"^(Bot \d+) \([a-z-]+\)$")
 
 # Each watcher costs a message per move; a table is not a broadcast studio.
 MAX_WATCHERS = 100
@@ -329,6 +333,25 @@ class Seating:
         if seat is None or not (seat.kind == "bot" or gone):
             raise SeatingError(Reason.NO_SUCH_SEAT, "no bot and nobody who left sits there")
         self.seats[index] = Seat(index, generation=seat.generation + 1)
+
+    def tafel_names(self) -> list[str]:
+        """The seats' names on the table's Tafel game (T1).
+
+        A bot is "Bot 3" there — the same word in German, English and
+        Norwegian, and without the strategy's jargon ("watchful"), which the
+        table page puts in plain words itself — unless a person's name at
+        the table makes that ambiguous; then the bot keeps its full name.
+        """
+        names = [s.name or f"Seat {s.index + 1}" for s in self.seats]
+        short = [
+            match.group(1) if s.kind == "bot" and (match := _BOT_NAME.match(name)) else name
+            for s, name in zip(self.seats, names, strict=True)
+        ]
+        keys = [name_key(n) for n in short]
+        return [
+            plain if keys.count(name_key(plain)) == 1 else full
+            for plain, full in zip(short, names, strict=True)
+        ]
 
     def taken(self) -> Sequence[Seat]:
         return [s for s in self.seats if s.kind != "empty"]

@@ -572,7 +572,7 @@ class Table:
                 self._away_timer(seat)
         if self._recorder is not None:
             self.totals = [0] * len(self.seating)
-            names = [s.name or f"Seat {s.index + 1}" for s in self.seating]
+            names = self.seating.tafel_names()
             self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
         self.deal()
 
@@ -629,7 +629,7 @@ class Table:
             if self.tafel_game is not None and self.tafel_token is not None:
                 self._recorder.reopen(self.tafel_game, self.tafel_token)
             elif phase != Phase.GAME_OVER:
-                names = [s.name or f"Seat {s.index + 1}" for s in self.seating]
+                names = self.seating.tafel_names()
                 self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
         if phase not in (Phase.LOBBY, Phase.GAME_OVER):
             for seat in self.seating:
