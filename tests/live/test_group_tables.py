@@ -158,7 +158,7 @@ def test_a_group_that_refuses_leaves_the_game_on_its_own(
     keeper = TafelScoreKeeper(TafelService(engine), groups=groups)
     group = groups.create_group("Thursday table", ["Anna"])
     with caplog.at_level(logging.ERROR):
-        game_id, token = keeper.create_game(
+        game_id, _ = keeper.create_game(
             ["Anna", "Ben"],
             EndCondition(),
             deck="ligretto",

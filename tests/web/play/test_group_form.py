@@ -8,9 +8,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from .conftest import app_client, tables_of
+from ligretto.live.table import Table
 
-__all__ = ["app_client"]
+from .conftest import tables_of
 
 
 def new_group(client: TestClient) -> dict[str, Any]:
@@ -22,6 +22,13 @@ def new_group(client: TestClient) -> dict[str, Any]:
 
 def hidden(page: str, name: str) -> list[str]:
     return re.findall(rf'<input type="hidden" name="{name}" value="([^"]*)"', page)
+
+
+def table_of(client: TestClient, response: Any) -> Table:
+    """The table a form opened (its code from the redirect)."""
+    table = tables_of(client).get(code_of(response))
+    assert table is not None
+    return table
 
 
 def code_of(response: Any) -> str:
@@ -75,23 +82,22 @@ def test_a_wrong_token_on_the_button_is_refused(app_client: TestClient) -> None:
 def test_the_forms_open_tables_that_record_into_the_group(app_client: TestClient) -> None:
     group = new_group(app_client)
     picked = {"group": group["id"], "group_token": group["token"]}
-    quick = app_client.post(
-        "/play/quick", data={"name": "Anna", **picked}, follow_redirects=False
-    )
+    quick = app_client.post("/play/quick", data={"name": "Anna", **picked}, follow_redirects=False)
     assert quick.status_code == 303
-    table = tables_of(app_client).get(code_of(quick))
+    table = table_of(app_client, quick)
     assert table.group is not None and table.group.id == group["id"]
     own = app_client.post(
-        "/play", data={"name": "Ben", "seats": "2", "seat1": "greedy", **picked},
+        "/play",
+        data={"name": "Ben", "seats": "2", "seat1": "greedy", **picked},
         follow_redirects=False,
     )
     assert own.status_code == 303
-    assert tables_of(app_client).get(code_of(own)).group == table.group
+    assert table_of(app_client, own).group == table.group
     # The practice round never records into a group.
     practice = app_client.post(
         "/play/practice", data={"name": "Anna", **picked}, follow_redirects=False
     )
-    assert tables_of(app_client).get(code_of(practice)).group is None
+    assert table_of(app_client, practice).group is None
 
 
 def test_a_wrong_group_on_the_forms_opens_nothing(app_client: TestClient) -> None:
