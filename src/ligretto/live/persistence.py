@@ -3,7 +3,8 @@
 :func:`table_state` is what the journal writes for a table (JSON-ready,
 taken on the event loop between two commands): options, end condition,
 phase, seats with the hashes of their tokens only, the current round's
-seed, its Tafel game and the edit token the table writes to it with.
+seed, its Tafel game and the edit token the table writes to it with, and
+the group (id and token) its games join, if the host picked one.
 With the round's actions (stored separately, in order) that is all a
 table is: the engine is deterministic, so ``Round.replay`` of the seed
 and the actions is the exact round (same cards, same piles).
@@ -23,7 +24,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ligretto.live.phase import Phase
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import Seat
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -68,6 +69,7 @@ def table_state(table: Table) -> dict[str, Any]:
         "tafel_rounds": table.tafel_rounds,
         "tafel_game": table.tafel_game,
         "tafel_token": table.tafel_token,
+        "group": None if table.group is None else table.group.to_dict(),
         "totals": table.totals,
         "last_round_over": table.last_round_over,
         "tags": sorted(table.tags),
@@ -120,6 +122,7 @@ def restore_table(
             scorekeeper=scorekeeper,
             settings=settings,
             journal=journal,
+            group=_group(state.get("group")),
         )
         table.seating.seats = seats
         table.round_no = int(state["round_no"])
@@ -148,6 +151,13 @@ def restore_table(
         raise RestoreError(f"cannot rebuild the table: {exc}") from exc
     table.resume(phase, rnd)
     return table
+
+
+def _group(data: Any) -> GroupLink | None:
+    """The stored group link (tables stored before groups have none)."""
+    if data is None:
+        return None
+    return GroupLink(str(data["id"]), str(data["token"]))
 
 
 def _seat(index: int, data: dict[str, Any]) -> Seat:

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
-from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
+from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.tafel.errors import TafelError
@@ -51,10 +51,12 @@ class TafelRecorder:
         end: EndCondition,
         options: RuleOptions,
         opened: Callable[[str, str], None],
+        *,
+        group: GroupLink | None = None,
     ) -> None:
         """Open a Tafel game for these seats (T1); ``opened`` gets its id
         and edit token (the table stores both to keep writing after a
-        restart)."""
+        restart).  With a ``group`` the game joins it as it opens."""
 
         async def open_it() -> tuple[str, str] | None:
             try:
@@ -64,6 +66,7 @@ class TafelRecorder:
                     end,
                     deck=options.deck,
                     row_storage=options.row_storage,
+                    group=group,
                 )
             except Exception:
                 log.exception("table %s: opening its Tafel game failed", self.code)

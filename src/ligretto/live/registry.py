@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ligretto.live.journal import Journal
 from ligretto.live.persistence import RestoreError, restore_table
 from ligretto.live.phase import Phase
-from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.live.tokens import new_token
@@ -98,6 +98,7 @@ class TableRegistry:
         host_name: str | None = None,
         bots: Sequence[BotSpec] = (),
         settings: TableSettings | None = None,
+        group: GroupLink | None = None,
     ) -> Table:
         """A new table in the lobby with its seats filled, its task running.
 
@@ -107,6 +108,8 @@ class TableRegistry:
         so this cannot race a move; afterwards only the table changes its
         seats.  Raises :class:`TableCapError` when the server is full, and
         ``InvalidNameError`` for a host name that breaks the name rule.
+        With ``group`` (checked by the caller) each game of the table joins
+        that group.
         """
         if len(self._tables) >= self.max_tables:
             raise TableCapError(self.max_tables)
@@ -122,6 +125,7 @@ class TableRegistry:
             scorekeeper=self.scorekeeper,
             settings=settings or self.settings,
             journal=self.journal,
+            group=group,
         )
         self._add(table)
         table.note()

@@ -8,7 +8,7 @@ implements it on the Tafel service layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Literal, Protocol
 
 from pydantic import Field
@@ -42,6 +42,20 @@ class EndCondition:
 
 
 @dataclass(frozen=True, slots=True)
+class GroupLink:
+    """The group a table's games are recorded into (the host picked it).
+
+    The token is the group's secret; it stays out of ``repr`` (and logs).
+    """
+
+    id: str
+    token: str = field(repr=False)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "token": self.token}
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """The Tafel's answer after a round: totals per seat and the outcome."""
 
@@ -54,9 +68,20 @@ class ScoreKeeper(Protocol):
     """The Tafel as the table uses it (plain Python calls, no HTTP)."""
 
     def create_game(
-        self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
+        self,
+        names: list[str],
+        end: EndCondition,
+        *,
+        deck: str,
+        row_storage: bool,
+        group: GroupLink | None = None,
     ) -> tuple[str, str]:
-        """Open a Tafel game for these seats; return its id and edit token."""
+        """Open a Tafel game for these seats; return its id and edit token.
+
+        With a ``group`` the game joins it right after it is opened, the
+        seats' names as confirmed new members; if the group refuses, the
+        game stands alone (and the table plays on).
+        """
         ...
 
     def record_round(

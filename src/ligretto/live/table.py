@@ -53,7 +53,7 @@ from ligretto.live.protocol import (
 )
 from ligretto.live.reasons import refusal_for
 from ligretto.live.recorder import TafelRecorder
-from ligretto.live.scorekeeping import EndCondition, ScoreKeeper, Standing
+from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
 from ligretto.live.seating import BotSpec, Seat, Seating, SeatingError
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import STUCK, Action, Play
@@ -164,6 +164,7 @@ class Table:
         scorekeeper: ScoreKeeper | None = None,
         settings: TableSettings | None = None,
         journal: Journal | None = None,
+        group: GroupLink | None = None,
     ) -> None:
         if not options.min_players <= seats <= options.max_players:  # R1
             raise ValueError(
@@ -187,6 +188,8 @@ class Table:
         self.tafel_game: str | None = None
         # The game's edit token: the table alone writes to its game.
         self.tafel_token: str | None = None
+        # The group each of the table's games joins (the host picked it).
+        self.group = group
         # The last round whose score the Tafel has answered (or failed).
         self.recorded_round = 0
         # Rounds the Tafel game holds from this table (its next round's number - 1).
@@ -573,7 +576,9 @@ class Table:
         if self._recorder is not None:
             self.totals = [0] * len(self.seating)
             names = self.seating.tafel_names()
-            self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
+            self._recorder.open_game(
+                names, self.end, self.options, self._tafel_opened, group=self.group
+            )
         self.deal()
 
     def _tafel_opened(self, game_id: str, token: str) -> None:
@@ -630,7 +635,9 @@ class Table:
                 self._recorder.reopen(self.tafel_game, self.tafel_token)
             elif phase != Phase.GAME_OVER:
                 names = self.seating.tafel_names()
-                self._recorder.open_game(names, self.end, self.options, self._tafel_opened)
+                self._recorder.open_game(
+                    names, self.end, self.options, self._tafel_opened, group=self.group
+                )
         if phase not in (Phase.LOBBY, Phase.GAME_OVER):
             for seat in self.seating:
                 if seat.kind == "human":

@@ -7,11 +7,15 @@ points and decides the outcome (T4, T5); the table only asks.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
-from ligretto.live.scorekeeping import EndCondition, Standing
+from ligretto.live.scorekeeping import EndCondition, GroupLink, Standing
 from ligretto.store import TafelService
+from ligretto.store.groups import GroupService
 from ligretto.tafel import Game, ImplausibleRoundError
+
+log = logging.getLogger(__name__)
 
 
 def default_board_url(game_id: str) -> str:
@@ -24,19 +28,28 @@ class TafelScoreKeeper:
 
     Each table keeps its game's edit token (and stores it with the table,
     so that it can keep writing after a restart); nobody else writes to a
-    table's game (anyone may watch it).
+    table's game (anyone may watch it).  With ``groups`` a table's game
+    can join the group its host picked.
     """
 
     def __init__(
         self,
         service: TafelService,
         board_url: Callable[[str], str] = default_board_url,
+        groups: GroupService | None = None,
     ) -> None:
         self.service = service
         self._board_url = board_url
+        self.groups = groups
 
     def create_game(
-        self, names: list[str], end: EndCondition, *, deck: str, row_storage: bool
+        self,
+        names: list[str],
+        end: EndCondition,
+        *,
+        deck: str,
+        row_storage: bool,
+        group: GroupLink | None = None,
     ) -> tuple[str, str]:
         created = self.service.create_game(
             names,
@@ -46,7 +59,23 @@ class TafelScoreKeeper:
             deck=deck,
             row_storage=row_storage,
         )
-        return created.stored.id, created.edit_token
+        game_id, token = created.stored.id, created.edit_token
+        if group is not None:
+            self._join(group, game_id, token, names)
+        return game_id, token
+
+    def _join(self, group: GroupLink, game_id: str, token: str, names: list[str]) -> None:
+        """Add the new game to the host's group (picking the group confirmed
+        the seats' names as members); a refusal leaves the game on its own."""
+        if self.groups is None:
+            log.warning("game %s: no group service, so it stays out of its group", game_id)
+            return
+        try:
+            self.groups.add_game(group.id, group.token, game_id, token, new_members=names)
+        except Exception:
+            # The group was deleted, is full, or the database failed: the
+            # table plays on, its game stands alone.
+            log.exception("game %s: group %s refused it; the game stands alone", game_id, group.id)
 
     def record_round(
         self, game_id: str, token: str, stacks: list[int], middle: list[int], *, number: int

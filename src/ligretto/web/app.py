@@ -51,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine, hub, application_name=f"ligretto-listener {settings.process_id}"
     )
     service = TafelService(engine, [hub.publish])
+    groups = GroupService(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # come back (docs/online-play.md).
         tables = start_tables(
             _app,
-            scorekeeper=TafelScoreKeeper(service),
+            scorekeeper=TafelScoreKeeper(service, groups=groups),  # games join a table's group
             # Each process serves its own tables; its name is its owner mark.
             store=(
                 LiveTableStore(
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.listener = listener
     app.state.tafel = service
-    app.state.groups = GroupService(engine)
+    app.state.groups = groups
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
     install_group_errors(app, pages={})

@@ -14,14 +14,22 @@ from ligretto.live.registry import TableCapError
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.play.routes import ELSEWHERE_RETRY, CreateTable, create_table, registry_of
+from ligretto.web.play.routes import (
+    ELSEWHERE_RETRY,
+    CreateTable,
+    PlayApiError,
+    checked_group,
+    create_table,
+    registry_of,
+)
 from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(
     prefix="/api/tables",
     tags=["online play"],
     responses={
-        404: {"model": ErrorOut, "description": "no table with this code"},
+        403: {"model": ErrorOut, "description": "a wrong group token"},
+        404: {"model": ErrorOut, "description": "no table (or group) with this id"},
         422: {"model": ErrorOut, "description": "refused input"},
         503: {"model": ErrorOut, "description": "the server holds as many tables as it can"},
     },
@@ -40,9 +48,17 @@ class TableCreated(BaseModel):
 
 @router.post("", status_code=201)
 async def post_table(spec: CreateTable, request: Request, response: Response) -> TableCreated:
-    """Open a table; the answer holds the host's secret token and the invite link."""
+    """Open a table; the answer holds the host's secret token and the invite link.
+
+    With ``group`` (its id and token) every game of the table joins that
+    group; a missing group or a wrong token is refused and nothing opens.
+    """
     try:
-        table = create_table(registry_of(request.app), spec)
+        group = await checked_group(request.app, spec.group)
+    except PlayApiError as exc:
+        raise ApiError(exc.status, exc.code, exc.detail, headers=exc.headers) from None
+    try:
+        table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
         raise ApiError(
             503,

@@ -12,10 +12,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from ligretto.bots import LEVELS, Level, strategy_names
 from ligretto.live.registry import TableCapError
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.store.live_tables import TableElsewhereError
@@ -29,7 +31,10 @@ from ligretto.web.play.routes import (
     BotIn,
     CreateTable,
     EndIn,
+    GroupIn,
     OptionsIn,
+    PlayApiError,
+    checked_group,
     create_table,
     registry_of,
 )
@@ -87,7 +92,46 @@ def _form_defaults() -> dict[str, Any]:
         # Seat 1 is the host; by default the other three are bots.
         "seat_kinds": ["watchful", "stack-first", "greedy"] + ["open"] * (MAX_SEATS - 4),
         "seat_levels": ["medium"] * (MAX_SEATS - 1),
+        # The group the games are recorded into (hidden fields; the name
+        # is shown once the token is checked).
+        "group": "",
+        "group_token": "",
+        "group_name": "",
     }
+
+
+#: The form's error code for each refusal of a group (``checked_group``).
+GROUP_ERRORS = {"group_not_found": "group_missing", "forbidden": "group_forbidden"}
+
+
+async def _read_group(
+    request: Request, data: FormData, form: dict[str, Any], token_field: str = "group_token"
+) -> tuple[GroupLink | None, str | None, int]:
+    """The group picked on the form (hidden fields ``group``, ``group_token``).
+
+    Returns the checked link, else the form's error code and the status of
+    the refusal (404 no such group, 403 a wrong token); fills in the
+    group's name for the page.
+    """
+    value, token = data.get("group", ""), data.get(token_field, "")
+    group_id = value.strip()[:64] if isinstance(value, str) else ""
+    group_token = token.strip()[:200] if isinstance(token, str) else ""
+    form.update(group=group_id, group_token=group_token)
+    if not group_id:
+        return None, None, 200
+    if not group_token:
+        return None, "group_forbidden", 403
+    try:
+        link = await checked_group(request.app, GroupIn(id=group_id, token=group_token))
+    except PlayApiError as exc:
+        return None, GROUP_ERRORS.get(exc.code, "group_missing"), exc.status
+    assert link is not None  # a group was given
+    try:
+        stored = await run_in_threadpool(request.app.state.groups.get_group, link.id)
+    except LookupError:  # deleted in between
+        return None, "group_missing", 404
+    form["group_name"] = stored.name
+    return link, None, 200
 
 
 def _name_error(raw: str, *, required: bool) -> str | None:
@@ -188,6 +232,9 @@ async def new_table(request: Request) -> Response:
     )
     # Refusals travel as codes; play/new.html words them in the reader's language.
     errors: list[str] = []
+    group, group_error, group_status = await _read_group(request, data, form)
+    if group_error is not None:
+        errors.append(group_error)
     seats = whole_field(form["seats"])
     target = whole_field(form["target_other"] if form["target"] == "other" else form["target"])
     rounds = whole_field(form["rounds"])
@@ -204,7 +251,9 @@ async def new_table(request: Request) -> Response:
     ):
         errors.append("end")  # T1
     if errors or seats is None or target is None or rounds is None:
-        return _new_page(request, form, errors, 422)
+        # A refused group alone answers like the group API (403/404).
+        status = group_status if errors == [group_error] else 422
+        return _new_page(request, form, errors, status)
     unknown = _unknown_bots(form, seats)
     if unknown:
         return _new_page(request, form, [], 422, unknown)
@@ -230,7 +279,7 @@ async def new_table(request: Request) -> Response:
     except ValidationError:  # anything the checks above let through
         return _new_page(request, form, ["seats"], 422)
     try:
-        table = create_table(registry_of(request.app), spec)
+        table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
         return _busy_page(request, form, exc)
     # The token travels in the fragment: it never reaches a server log.
@@ -239,6 +288,19 @@ async def new_table(request: Request) -> Response:
         status_code=303,
         headers=opened_table(table.code),  # where the proxy sends the table's requests
     )
+
+
+@router.post("/play/group", response_class=HTMLResponse)
+async def group_table_page(request: Request) -> HTMLResponse:
+    """The form with a group picked: the group page's "Play online with this
+    group" button without JavaScript (its id and token in the form body)."""
+    data = await request.form()
+    form = _form_defaults()
+    _, error, status = await _read_group(request, data, form)
+    if error is not None:
+        form.update(group="", group_token="")
+        return _new_page(request, form, [error], status)
+    return _new_page(request, form, [])
 
 
 @router.post("/play/quick", response_model=None)
@@ -254,6 +316,9 @@ async def quick_game(request: Request) -> Response:
     name = value if isinstance(value, str) else ""
     form = _form_defaults()
     form["name"] = name.strip()
+    group, group_error, group_status = await _read_group(request, data, form)
+    if group_error is not None:
+        return _new_page(request, form, [group_error], group_status)
     name_error = _name_error(name, required=True)
     if name_error is not None:
         return _new_page(request, form, [name_error], 422)
@@ -263,7 +328,7 @@ async def quick_game(request: Request) -> Response:
         bots=[BotIn(seat=i + 1, strategy=s, level=lv) for i, (s, lv) in enumerate(QUICK_BOTS)],
     )
     try:
-        table = create_table(registry_of(request.app), spec)
+        table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
         return _busy_page(request, form, exc)
     table.tags.add(AUTOSTART)

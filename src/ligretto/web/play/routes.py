@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
+from starlette.concurrency import run_in_threadpool
 
 from ligretto.bots import Level
 from ligretto.live.connection import (
@@ -39,10 +40,12 @@ from ligretto.live.protocol import (
     parse_client_message,
 )
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError, TableRegistry
-from ligretto.live.scorekeeping import EndCondition, ScoreKeeper
+from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
+from ligretto.store.errors import GroupNotFoundError
+from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
@@ -224,8 +227,21 @@ class BotIn(BaseModel):
     level: Level = Level.MEDIUM
 
 
+class GroupIn(BaseModel):
+    """The group the table's games are recorded into, with its token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[str, Field(min_length=1, max_length=64, description="the group's id")]
+    token: Annotated[
+        str,
+        Field(min_length=1, max_length=200, description="the group's token (its secret link)"),
+    ]
+
+
 class CreateTable(BaseModel):
-    """A new table.  With ``name`` the creator sits in seat 0."""
+    """A new table.  With ``name`` the creator sits in seat 0; with ``group``
+    each game of the table joins that group (its token checked first)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -234,6 +250,7 @@ class CreateTable(BaseModel):
     options: OptionsIn = OptionsIn()
     end: EndIn = EndIn()
     bots: Annotated[list[BotIn], Field(max_length=MAX_PLAYERS)] = []
+    group: GroupIn | None = None
 
     @model_validator(mode="after")
     def _fits(self) -> CreateTable:
@@ -246,14 +263,44 @@ class CreateTable(BaseModel):
         return self
 
 
-def create_table(registry: TableRegistry, spec: CreateTable) -> Table:
-    """Create a table from a validated spec and seat its host and bots."""
+async def checked_group(app: object, group: GroupIn | None) -> GroupLink | None:
+    """The group a new table records into, once its id and token are right.
+
+    Refused like the group API refuses: no such group (404
+    ``group_not_found``), a wrong token (403 ``forbidden``); a server
+    without groups refuses any group (422 ``no_groups``).
+    """
+    if group is None:
+        return None
+    groups: GroupService | None = getattr(getattr(app, "state", None), "groups", None)
+    if groups is None:
+        raise PlayApiError(422, "no_groups", "this server keeps no groups")
+    try:
+        right = await run_in_threadpool(groups.check_token, group.id, group.token)
+    except GroupNotFoundError:
+        raise PlayApiError(404, "group_not_found", "there is no group with this id") from None
+    if not right:
+        raise PlayApiError(
+            403,
+            "forbidden",
+            "recording into a group needs the group's link (a valid group token)",
+            {"WWW-Authenticate": "Bearer"},
+        )
+    return GroupLink(group.id, group.token)
+
+
+def create_table(
+    registry: TableRegistry, spec: CreateTable, group: GroupLink | None = None
+) -> Table:
+    """Create a table from a validated spec and seat its host and bots;
+    ``group`` is the spec's group after :func:`checked_group`."""
     return registry.create(
         seats=spec.seats,
         options=RuleOptions(**_fields(spec.options)),
         end=EndCondition(**_fields(spec.end)),
         host_name=spec.name or None,
         bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
+        group=group,
     )
 
 

@@ -38,3 +38,15 @@ if (id) {
     }
   }
 }
+
+// "Play online with this group": the online-play form with this group picked,
+// its id and token in the fragment (the form posts them when there is no script).
+const playOnline = document.getElementById("play-online");
+if (id && playOnline) {
+  playOnline.addEventListener("submit", (event) => {
+    const token = load()[id] || playOnline.elements.group_token.value;
+    if (!token) return;
+    event.preventDefault();
+    location.assign(`/play#group=${encodeURIComponent(id)}&gt=${encodeURIComponent(token)}`);
+  });
+}
