@@ -310,14 +310,74 @@ def _receive(ws: Any, *types: str, limit: int = 500) -> dict[str, Any]:
     raise AssertionError(f"no {types} within {limit} messages")
 
 
+class Person:
+    """One person at a table through the proxy: joins, keeps the newest view,
+    plays the first legal move (a card to the middle when there is one)."""
+
+    def __init__(self, url: str, code: str, join: dict[str, Any]) -> None:
+        self.ws = ws_connect(f"{url}/play/{code}/ws", proxy=None)
+        self.ws.send(json.dumps({"v": 1, "type": "join", **join}))
+        welcome = _receive(self.ws, "welcome", "refused")
+        if welcome["type"] == "refused":
+            self.ws.close()
+            raise ConnectionRefusedError(welcome["code"])
+        self.token: str = welcome["token"]
+        self.seat: int = welcome["seat"]
+        self.process = (self.ws.response.headers if self.ws.response else {})["X-Ligretto-Process"]
+        self.views: dict[int, dict[str, Any]] = {}
+        self.last: dict[str, Any] | None = None
+        self.over: dict[str, Any] | None = None
+        self.ref = 0
+
+    def read(self) -> None:
+        """Everything that has arrived, without waiting."""
+        while True:
+            try:
+                message = json.loads(self.ws.recv(timeout=0.01))
+            except TimeoutError:
+                return
+            if message["type"] in ("view", "events"):
+                self.views[message["seq"]] = message["view"]
+                self.last = message
+            elif message["type"] == "round_over":
+                self.over = message
+
+    def move(self) -> None:
+        if self.last is None or self.over is not None:
+            return
+        actions = self.last["view"]["actions"]
+        plays = [a for a in actions if a["kind"] == "play"]
+        if actions:
+            self.ref += 1
+            text = (plays or actions)[0]["text"]
+            self.ws.send(json.dumps({"v": 1, "type": "move", "action": text, "ref": self.ref}))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def _rejoin(url: str, code: str, join: dict[str, Any]) -> Person:
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the table did not come back"
+        try:
+            return Person(url, code, join)
+        except (OSError, TimeoutError, ConnectionClosed, ConnectionRefusedError) as exc:
+            # The proxy has not noticed yet, or the dead process's lease still
+            # holds the table (try_again, 1013): the pages try again too.
+            assert not isinstance(exc, ConnectionRefusedError) or str(exc) == "try_again"
+            time.sleep(0.5)
+
+
 @postgres_only
 def test_when_a_process_dies_its_online_table_moves_to_another_with_the_same_cards(
     tmp_path: Path, database_url: str
 ) -> None:
-    """The process that serves a table is killed: once its lease has run out
-    (2 s here, 15 s by default) the process the proxy sends the table's
-    people to takes the table over from the database, and the same seat
-    token plays on with the same cards."""
+    """Two people and a bot through the proxy; the process that serves the
+    table is killed mid-round. Once its lease has run out (2 s here, 15 s by
+    default) the process the proxy sends the people to takes the table over
+    from the database: the same seat tokens, the same cards, the round
+    resumes and is played to its end, and it lands on the table's Tafel game."""
     own = start_stack(tmp_path, database_url, {"LIGRETTO_TABLE_LEASE": "2"})
     url = f"ws://127.0.0.1:{own.proxy.port}"
     try:
@@ -325,55 +385,65 @@ def test_when_a_process_dies_its_online_table_moves_to_another_with_the_same_car
             created = c.post(
                 "/api/tables",
                 json={
-                    "seats": 2,
+                    "seats": 3,
                     "name": "Anna",
+                    "end": {"mode": "rounds", "rounds": 1},
                     "bots": [{"strategy": "greedy", "level": "easy"}],
                 },
             )
         assert created.status_code == 201, created.text
         code, host = created.json()["code"], created.json()["host_token"]
         owner = created.headers["x-ligretto-process"]
-        with ws_connect(f"{url}/play/{code}/ws", proxy=None) as ws:
-            ws.send(json.dumps({"v": 1, "type": "join", "host_token": host}))
-            token = _receive(ws, "welcome")["token"]
-            ws.send(json.dumps({"v": 1, "type": "start"}))
-            phase = ""
-            while phase != "playing":
-                phase = _receive(ws, "table")["table"]["phase"]
-            seen: dict[int, dict[str, Any]] = {}
-            for ref in range(3):
-                view = _receive(ws, "view", "events")
-                seen[view["seq"]] = view["view"]
-                action = view["view"]["actions"][0]["text"]
-                ws.send(json.dumps({"v": 1, "type": "move", "action": action, "ref": ref}))
-            time.sleep(0.5)  # the journal's batches are written (50 ms each)
+        anna = Person(url, code, {"host_token": host})
+        ben = Person(url, code, {"name": "Ben"})
+        assert anna.process == ben.process == owner
+        anna.ws.send(json.dumps({"v": 1, "type": "start"}))
+        people = [anna, ben]
+        deadline = time.monotonic() + 30
+        while max(anna.views, default=0) < 8:  # after the countdown, into the round
+            assert time.monotonic() < deadline, "no moves"
+            time.sleep(0.2)
+            for p in people:
+                p.read()
+                p.move()
+        time.sleep(0.5)  # the journal's batches are written (50 ms each)
+        for p in people:
+            p.read()
+        seen = {p.seat: dict(p.views) for p in people}
+        assert max(seen[0]) > 3, "moves were made before the process died"
         (own.a if owner == "proc-a" else own.b).kill()
-        deadline = time.monotonic() + 60
-        while True:
-            assert time.monotonic() < deadline, "the table did not come back"
-            try:
-                with ws_connect(f"{url}/play/{code}/ws", proxy=None) as ws:
-                    assert ws.response is not None
-                    ws.send(json.dumps({"v": 1, "type": "join", "token": token}))
-                    answer = _receive(ws, "welcome", "refused")
-                    if answer["type"] == "refused":
-                        assert answer["code"] == "try_again", answer
-                        time.sleep(0.5)
-                        continue
-                    assert answer["seat"] == 0
-                    assert ws.response.headers["X-Ligretto-Process"] != owner
-                    view = _receive(ws, "view")
-                    # Where it stood: the last view seen, or a later one
-                    # (answers still on their way when the process died).
-                    assert view["seq"] >= max(seen)
-                    if view["seq"] in seen:
-                        assert view["view"] == seen[view["seq"]]
-                    countdown = _receive(ws, "countdown")
-                    assert countdown["resume"] is True
-                    break
-            except (OSError, TimeoutError, ConnectionClosed):
-                # The proxy has not noticed yet, or the table is still held
-                # by the dead process's lease (try_again, 1013).
-                time.sleep(0.5)
+        for p in people:
+            p.close()
+        anna = _rejoin(url, code, {"token": anna.token, "host_token": host})
+        ben = _rejoin(url, code, {"token": ben.token})
+        people = [anna, ben]
+        for p in people:
+            assert p.process != owner
+            p.read()
+            view = next(iter(p.views.items()), None)
+            assert view is not None
+            seq, cards = view
+            # Where it stood: a view the seat saw (at most the moves of the
+            # last 50 ms before the kill are gone).
+            assert seq in seen[p.seat] and cards == seen[p.seat][seq], seq
+        deadline = time.monotonic() + 90
+        while anna.over is None or ben.over is None:
+            assert time.monotonic() < deadline, "the round did not end"
+            time.sleep(0.1)
+            for p in people:
+                p.read()
+                p.move()
+        assert anna.over["game_over"] is True
+        with client(own.proxy.url) as c:
+            info = c.get(f"/api/tables/{code}").json()
+            game_id = info["tafel_game"]
+            game = c.get(f"/api/games/{game_id}").json()
+        assert [r["complete"] for r in game["rounds"]] == [True]
+        assert game["status"] == "finished"
+        # The round shown at the table is the round on the board (seat order).
+        assert list(game["rounds"][0]["stacks"].values()) == anna.over["stacks"]
+        assert list(game["rounds"][0]["middle"].values()) == anna.over["middle"]
+        for p in people:
+            p.close()
     finally:
         own.stop()

@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import secrets
+import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
 
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
@@ -26,6 +29,7 @@ from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.models import LiveTableRow
 
 from .wire import FAST
 
@@ -236,3 +240,72 @@ def test_tables_no_process_ran_for_the_idle_time_are_closed(engine: Engine) -> N
         await b.stop()
 
     asyncio.run(scenario())
+
+
+def _race(stores: list[LiveTableStore], code: str) -> tuple[list[str], list[str]]:
+    """Both stores take ``code`` at the same moment: (who won, who was refused)."""
+    start = threading.Barrier(len(stores))
+    won: list[str] = []
+    refused: list[str] = []
+
+    def claim(store: LiveTableStore) -> None:
+        start.wait()
+        try:
+            if store.take(code) is not None:
+                won.append(store.owner)
+        except TableElsewhereError:
+            refused.append(store.owner)
+
+    threads = [threading.Thread(target=claim, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return won, refused
+
+
+def test_two_processes_racing_for_a_stale_table_never_both_get_it(engine: Engine) -> None:
+    """A table whose owner died (its lease long run out), and two processes
+    that both want it at the same moment, many times over: each time exactly
+    one takes it, the other is told it is elsewhere and cannot renew it."""
+    stores = [LiveTableStore(engine, "a"), LiveTableStore(engine, "b")]
+    code = "RC" + secrets.token_hex(2).upper()
+    LiveTableStore(engine, "dead").write({code: {"round_no": 0}}, [])
+    for _ in range(20):
+        with engine.begin() as conn:
+            conn.execute(
+                update(LiveTableRow)
+                .where(LiveTableRow.code == code)
+                .values(owner="dead", lease_until=datetime.now(UTC) - timedelta(minutes=5))
+            )
+        won, refused = _race(stores, code)
+        assert len(won) == 1 and len(refused) == 1, (won, refused)
+        loser = next(s for s in stores if s.owner != won[0])
+        assert loser.renew([code]) == {code}
+
+
+def test_two_processes_starting_together_split_the_unowned_tables(engine: Engine) -> None:
+    """Tables nobody holds are taken at start by exactly one of two
+    processes starting at once."""
+    codes = [f"UN{secrets.token_hex(2).upper()}" for _ in range(20)]
+    LiveTableStore(engine, "x").write({c: {"round_no": 0} for c in codes}, [])
+    with engine.begin() as conn:
+        conn.execute(
+            update(LiveTableRow)
+            .where(LiveTableRow.code.in_(codes))
+            .values(owner=None, lease_until=None)
+        )
+    stores = [LiveTableStore(engine, "a"), LiveTableStore(engine, "b")]
+    start = threading.Barrier(2)
+    taken: dict[str, list[str]] = {}
+
+    def begin(store: LiveTableStore) -> None:
+        start.wait()
+        taken[store.owner] = [t.code for t in store.open_tables() if t.code in codes]
+
+    threads = [threading.Thread(target=begin, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(taken["a"] + taken["b"]) == sorted(codes)  # each exactly once
