@@ -315,7 +315,8 @@ class Person:
     plays the first legal move (a card to the middle when there is one)."""
 
     def __init__(self, url: str, code: str, join: dict[str, Any]) -> None:
-        self.ws = ws_connect(f"{url}/play/{code}/ws", proxy=None)
+        # Entered like ``with ws_connect(...)``; :meth:`close` closes it.
+        self.ws = ws_connect(f"{url}/play/{code}/ws", proxy=None).__enter__()
         self.ws.send(json.dumps({"v": 1, "type": "join", **join}))
         welcome = _receive(self.ws, "welcome", "refused")
         if welcome["type"] == "refused":
