@@ -204,17 +204,22 @@ def test_a_crash_loses_at_most_what_came_after_the_last_batch(
     asyncio.run(after())
 
 
+async def stopped_after_two_moves(tafel: TafelScoreKeeper, store: LiveTableStore) -> None:
+    """A table with two moves played, stopped: what the store keeps of it."""
+    registry = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
+    table, anna, _ben, _ = await two_people_and_a_bot(registry)
+    await play_moves(table, anna, 2)
+    await registry.stop()
+
+
 def test_a_table_that_cannot_be_rebuilt_is_closed_with_its_reason(
     stores: tuple[TafelScoreKeeper, LiveTableStore],
 ) -> None:
     tafel, store = stores
 
     async def scenario() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
-        table, anna, _ben, _ = await two_people_and_a_bot(registry)
-        await play_moves(table, anna, 2)
-        await registry.stop()
-        # Another version's state, and a log the engine refuses.
+        await stopped_after_two_moves(tafel, store)
+        # A state stored by another version of the table.
         bad = store.open_tables()[0]
         store.write({bad.code: {**bad.state, "format": 99}}, [])
         again = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
@@ -236,13 +241,10 @@ def test_an_action_log_the_engine_refuses_closes_the_table(
     tafel, store = stores
 
     async def scenario() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
-        table, anna, _ben, _ = await two_people_and_a_bot(registry)
-        await play_moves(table, anna, 2)
-        await registry.stop()
+        await stopped_after_two_moves(tafel, store)
         stored = store.open_tables()[0]
         first = stored.actions[0]
-        # The same action twice cannot be legal both times (R3).
+        # An action that names a card no deck has: the engine refuses the log.
         store.write(
             {stored.code: stored.state},
             [dataclasses.replace(first, index=len(stored.actions), action="play Z9 from stack")],
