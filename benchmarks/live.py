@@ -58,10 +58,11 @@ def _free_port() -> int:
 
 
 class GcWatch:
-    """Time spent in the cyclic garbage collector (its pauses stop the loop)."""
+    """Time spent in the cyclic garbage collector (its pauses stop the loop),
+    per generation, and how many objects it tracks at the end."""
 
     def __init__(self) -> None:
-        self.pauses: list[float] = []
+        self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
@@ -69,15 +70,28 @@ class GcWatch:
         if phase == "start":
             self._start = time.perf_counter()
         else:
-            self.pauses.append(time.perf_counter() - self._start)
+            self.pauses.append((info["generation"], time.perf_counter() - self._start))
 
     def summary(self) -> str:
         if not self.pauses:
-            return "no collections"
-        return (
-            f"{len(self.pauses)} collections, {sum(self.pauses) * 1000:.0f} ms in all, "
-            f"longest {max(self.pauses) * 1000:.1f} ms"
+            return f"no collections; {len(gc.get_objects()):,} objects tracked"
+        times = [seconds for _, seconds in self.pauses]
+        per_generation = ", ".join(
+            _generation_summary(g, sorted(s for gen, s in self.pauses if gen == g))
+            for g in sorted({gen for gen, _ in self.pauses})
         )
+        return (
+            f"{len(self.pauses)} collections, {sum(times) * 1000:.0f} ms in all, "
+            f"longest {max(times) * 1000:.1f} ms ({per_generation}); "
+            f"{len(gc.get_objects()):,} objects tracked, {gc.get_freeze_count():,} frozen"
+        )
+
+
+def _generation_summary(generation: int, ordered: list[float]) -> str:
+    return (
+        f"gen{generation} {len(ordered)}× median {ordered[len(ordered) // 2] * 1000:.1f} "
+        f"longest {ordered[-1] * 1000:.1f} ms"
+    )
 
 
 class LoopLag:
@@ -123,7 +137,9 @@ def serve(port: int, data_dir: str, gc_threshold: int, keep_tables: bool = True)
     _raise_fd_limit()
     watch = GcWatch()
     if gc_threshold:
-        gc.set_threshold(gc_threshold, 10, 10)
+        gc.set_threshold(
+            gc_threshold, int(os.environ.get("GC1", 10)), int(os.environ.get("GC2", 10))
+        )
     # One client address opens every table: the per-client limits are off.
     app = create_app(
         Settings(
@@ -155,8 +171,11 @@ def serve(port: int, data_dir: str, gc_threshold: int, keep_tables: bool = True)
             print(f"server GC: {watch.summary()}", file=sys.stderr)
             print(f"server event-loop lag: {lag.summary()}", file=sys.stderr, flush=True)
 
+    # The event loop ``ligretto serve`` runs (uvicorn picks uvloop when installed).
+    from uvicorn._compat import asyncio_run
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())
+        asyncio_run(run(), loop_factory=config.get_loop_factory())
 
 
 # --------------------------------------------------------------------------
@@ -177,105 +196,159 @@ class Stats:
     window_start: float = 0.0
     window_end: float = 0.0
     lag: LoopLag = field(default_factory=LoopLag)
+    # CPU seconds each server process and this one used in the measured window.
+    window_cpu: list[float] = field(default_factory=list)
+    window_client_cpu: float = 0.0
 
     def measuring(self, now: float) -> bool:
         return self.window_start <= now < self.window_end
 
 
-async def seat_client(
-    url: str,
-    join: dict[str, Any],
-    strategy: str,
-    level: str,
-    seed: int,
-    stats: Stats,
-    stop_at: float,
-    joined: asyncio.Event,
-    go: asyncio.Event | None,
-) -> None:
-    bot = make_bot(strategy, level)
-    rng = random.Random(seed)
-    view: str | None = None  # the latest message carrying a view, unparsed
-    playing = False
-    due: float | None = None  # when the decided move is sent
-    planned: str | None = None
-    pending: tuple[int, float] | None = None  # (ref, sent at)
-    ref = 0
-    try:
-        async with websockets.connect(url, max_size=2**20, compression=None) as ws:
-            stats.connected += 1
-            stats.peak_connected = max(stats.peak_connected, stats.connected)
-            await ws.send(json.dumps({"v": 1, "type": "join", **join}))
-            while True:
-                now = time.perf_counter()
-                if now >= stop_at:
-                    break
-                if due is not None and now >= due and pending is None:
-                    due = None
-                    if playing and planned is not None:
-                        ref += 1
-                        pending = (ref, time.perf_counter())
-                        await ws.send(
-                            json.dumps({"v": 1, "type": "move", "action": planned, "ref": ref})
-                        )
-                    planned = None
-                timeout = stop_at - now if due is None else max(0.0, due - now)
+class SeatClient:
+    """One seat played like a person over its own WebSocket.
+
+    It reads every message the server sends; when it may act, it decides
+    from the view it has and sends the move after its reaction time (a
+    timer, not a task waiting per message: the load generator must cost
+    far less than what it measures).
+    """
+
+    def __init__(
+        self,
+        join: dict[str, Any],
+        strategy: str,
+        level: str,
+        seed: int,
+        stats: Stats,
+        joined: asyncio.Event,
+        go: asyncio.Event | None,
+    ) -> None:
+        self.join = join
+        self.bot = make_bot(strategy, level)
+        self.rng = random.Random(seed)
+        self.stats = stats
+        self.joined = joined
+        self.go = go
+        self.view: str | None = None  # the latest message carrying a view, unparsed
+        self.playing = False
+        self.timer: asyncio.TimerHandle | None = None  # the decided move's reaction time
+        self.planned: str | None = None
+        self.pending: tuple[int, float] | None = None  # (ref, sent at)
+        self.ref = 0
+        self.ws: Any = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, url: str, stop_at: float) -> None:
+        stats = self.stats
+        loop = asyncio.get_running_loop()
+        try:
+            async with websockets.connect(url, max_size=2**20, compression=None) as ws:
+                self.ws = ws
+                stats.connected += 1
+                stats.peak_connected = max(stats.peak_connected, stats.connected)
+                stop = loop.call_later(max(0.0, stop_at - time.perf_counter()), self._stop)
+                await ws.send(json.dumps({"v": 1, "type": "join", **self.join}))
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=timeout)
-                except TimeoutError:
-                    continue
-                # The server writes fields in a fixed order ({"v":1,"type":…),
-                # so the kind and the echoed ref are read without parsing
-                # the whole message; a view is parsed only when this seat
-                # decides (a person, too, looks up only when ready to act).
-                text = raw if isinstance(raw, str) else raw.decode()
-                kind = text[15 : text.index('"', 15)]
-                if kind == "events" or kind == "refused":
+                    async for raw in ws:
+                        self._on_message(raw if isinstance(raw, str) else raw.decode())
+                finally:
+                    stop.cancel()
+                    if self.timer is not None:
+                        self.timer.cancel()
+        except (OSError, websockets.WebSocketException):
+            stats.errors += 1
+        finally:
+            stats.connected -= 1
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _stop(self) -> None:
+        self._spawn(self.ws.close())
+
+    def _send_planned(self) -> None:
+        self.timer = None
+        if self.playing and self.planned is not None and self.pending is None:
+            self.ref += 1
+            self.pending = (self.ref, time.perf_counter())
+            message = {"v": 1, "type": "move", "action": self.planned, "ref": self.ref}
+            self._spawn(self.ws.send(json.dumps(message)))
+        self.planned = None
+
+    async def _start(self, go: asyncio.Event) -> None:
+        await go.wait()
+        await self.ws.send(json.dumps({"v": 1, "type": "start"}))
+
+    def _on_message(self, text: str) -> None:
+        stats = self.stats
+        # The server writes fields in a fixed order ({"v":1,"type":…), so
+        # the kind and the echoed ref are read without parsing the whole
+        # message; a view is parsed only when this seat decides (a person,
+        # too, looks up only when ready to act).
+        kind = text[15 : text.index('"', 15)]
+        pending = self.pending
+        if kind == "events" or kind == "refused":
+            if kind == "events":
+                self.view = text
+            # An event ends with its ref; a refusal has it before "action".
+            mark = f'"ref":{pending[0]}' if pending is not None else ""
+            if pending is not None and (
+                text.endswith(mark + "}") or (kind == "refused" and mark + "," in text)
+            ):
+                answered = time.perf_counter()
+                if stats.measuring(answered):
+                    stats.latencies.append(answered - pending[1])
                     if kind == "events":
-                        view = text
-                    # An event ends with its ref; a refusal has it before "action".
-                    mark = f'"ref":{pending[0]}' if pending is not None else ""
-                    if pending is not None and (
-                        text.endswith(mark + "}") or (kind == "refused" and mark + "," in text)
-                    ):
-                        answered = time.perf_counter()
-                        if stats.measuring(answered):
-                            stats.latencies.append(answered - pending[1])
-                            if kind == "events":
-                                stats.accepted += 1
-                            elif '"code":"pile_taken"' in text:
-                                stats.races_lost += 1
-                            else:
-                                stats.other_refusals += 1
-                        pending = None
-                elif kind == "view":
-                    view = text
-                elif kind == "table":
-                    playing = '"phase":"playing"' in text
-                elif kind == "welcome":
-                    joined.set()
-                    if go is not None:
-                        await go.wait()
-                        await ws.send(json.dumps({"v": 1, "type": "start"}))
-                elif kind == "round_over":
-                    if join.get("token"):
-                        stats.rounds_seen += 1
-                    planned, due = None, None
-                if playing and view is not None and pending is None and due is None:
-                    # Decide now from what this seat sees; act after the
-                    # reaction time (the card may be gone by then: R3).
-                    seen = view_from_dict(json.loads(view)["view"])
-                    action, delay = bot.timed(seen, rng)
-                    planned = None if action is None else str(action)
-                    due = time.perf_counter() + delay
-    except (OSError, websockets.WebSocketException):
-        stats.errors += 1
-    finally:
-        stats.connected -= 1
+                        stats.accepted += 1
+                    elif '"code":"pile_taken"' in text:
+                        stats.races_lost += 1
+                    else:
+                        stats.other_refusals += 1
+                self.pending = None
+        elif kind == "view":
+            self.view = text
+        elif kind == "table":
+            self.playing = '"phase":"playing"' in text
+        elif kind == "welcome":
+            self.joined.set()
+            if self.go is not None:
+                self._spawn(self._start(self.go))
+        elif kind == "round_over":
+            if self.join.get("token"):
+                stats.rounds_seen += 1
+            self.planned = None
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+        if self.playing and self.view is not None and self.pending is None and self.timer is None:
+            # Decide now from what this seat sees; act after the reaction
+            # time (the card may be gone by then: R3).
+            seen = view_from_dict(json.loads(self.view)["view"])
+            action, delay = self.bot.timed(seen, self.rng)
+            self.planned = None if action is None else str(action)
+            self.timer = asyncio.get_running_loop().call_later(delay, self._send_planned)
+
+
+async def _window_cpu(stats: Stats, pids: list[int]) -> None:
+    """The CPU the servers and this process use in the measured window."""
+    await asyncio.sleep(max(0.0, stats.window_start - time.perf_counter()))
+    before = [_cpu_seconds(pid) for pid in pids]
+    client_before = time.process_time()
+    await asyncio.sleep(max(0.0, stats.window_end - time.perf_counter()))
+    stats.window_cpu = [_cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)]
+    stats.window_client_cpu = time.process_time() - client_before
 
 
 async def drive(
-    base: str, tables: int, seats: int, seconds: float, level: str, ramp: float
+    base: str,
+    tables: int,
+    seats: int,
+    seconds: float,
+    level: str,
+    ramp: float,
+    pids: list[int],
 ) -> Stats:
     stats = Stats()
     ws_base = "ws" + base[4:]
@@ -296,7 +369,7 @@ async def drive(
     stats.window_start = start + ramp + 4.0  # after the ramp and the first countdown
     stats.window_end = stats.window_start + seconds
     stop_at = stats.window_end + 0.5
-    tasks = []
+    tasks = [asyncio.create_task(_window_cpu(stats, pids))]
     for t, table in enumerate(created):
         url = f"{ws_base}/play/{table['code']}/ws"
         go = asyncio.Event()
@@ -305,21 +378,16 @@ async def drive(
             joined = asyncio.Event()
             joined_all.append(joined)
             join = {"token": table["host_token"]} if seat == 0 else {"name": f"P{seat}"}
-            tasks.append(
-                asyncio.create_task(
-                    seat_client(
-                        url,
-                        join,
-                        strategies[seat % len(strategies)],
-                        level,
-                        t * 100 + seat,
-                        stats,
-                        stop_at,
-                        joined,
-                        go if seat == 0 else None,
-                    )
-                )
+            client = SeatClient(
+                join,
+                strategies[seat % len(strategies)],
+                level,
+                t * 100 + seat,
+                stats,
+                joined,
+                go if seat == 0 else None,
             )
+            tasks.append(asyncio.create_task(client.run(url, stop_at)))
 
         async def starter(events: list[asyncio.Event], go: asyncio.Event) -> None:
             for event in events:
@@ -409,9 +477,21 @@ def main() -> None:
             cpu_before = [_cpu_seconds(server.pid) for server in servers]
             client_before = time.process_time()
             client_gc = GcWatch()
+            if os.environ.get("CLIENT_NOGC"):
+                gc.collect()
+                gc.freeze()
+                gc.disable()
             wall_before = time.monotonic()
-            stats = asyncio.run(
-                drive(base, args.tables, args.seats, args.seconds, args.level, args.ramp)
+            stats = _run_loop(
+                drive(
+                    base,
+                    args.tables,
+                    args.seats,
+                    args.seconds,
+                    args.level,
+                    args.ramp,
+                    [server.pid for server in servers],
+                )
             )
             server_cpu = [
                 _cpu_seconds(server.pid) - before
@@ -466,8 +546,25 @@ def main() -> None:
             f"one core, clients {client_cpu / wall * 100:.0f} %; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
+    if stats.window_cpu and min(stats.window_cpu) >= 0:
+        each = " + ".join(f"{cpu / args.seconds * 100:.0f}" for cpu in stats.window_cpu)
+        print(
+            f"CPU in the measured window: server{'s' if len(stats.window_cpu) > 1 else ''} "
+            f"{each} % of one core, clients {stats.window_client_cpu / args.seconds * 100:.0f} %"
+        )
     if proxied:
         print(f"through HAProxy to {args.processes} process(es) (deploy/haproxy.cfg)")
+
+
+def _run_loop(main: Any) -> Any:
+    """Run the clients on uvloop when it is installed (as the server does)."""
+    from uvicorn._compat import asyncio_run
+
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return asyncio_run(main, loop_factory=uvloop.new_event_loop)
 
 
 def _wait_for(base: str, server: subprocess.Popen[bytes]) -> None:

@@ -10,7 +10,6 @@ actions; the result is exactly ``ViewMessage``/``EventsMessage`` with
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -39,8 +38,20 @@ from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
 from ligretto.rules.view import TableView
 
-# Compact JSON like pydantic's ``model_dump_json`` (no spaces, UTF-8 text).
-_dumps = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
+# Compact JSON like pydantic's ``model_dump_json`` (no spaces, UTF-8 text),
+# from one encoder: ``json.dumps`` with arguments builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def _scalar(value: int | bool | None) -> str:
+    """JSON of a seat number, a flag or nothing, without the encoder."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(int(value))
 
 
 class TableState(Protocol):
@@ -186,10 +197,44 @@ def round_over(
 
 
 def _shared_view_json(rnd: Round) -> str:
-    """The watcher's view as JSON without its closing brace and per-seat keys."""
-    shared = rnd.view(None).to_dict()
-    del shared["viewer"], shared["actions"]
-    return _dumps(shared)[:-1]
+    """The watcher's view as JSON without its closing brace and per-seat keys.
+
+    The same text as ``rnd.view(None).to_dict()`` without ``viewer`` and
+    ``actions``, put together from the JSON of its parts: the engine keeps
+    a seat's and a pile's view until an action changes it, so after a move
+    only the parts it changed (the mover's seat, one pile) are encoded.
+    """
+    view = rnd.view(None)
+    middle = ",".join([_part_json(pile) for pile in view.middle])
+    seats = ",".join([_part_json(seat) for seat in view.seats])
+    return (
+        f'{{"players":{view.players},"options":{_part_json(view.options)},'
+        f'"middle":[{middle}],"seats":[{seats}],"is_over":{_scalar(view.is_over)},'
+        f'"caller":{_scalar(view.caller)},"deadlock":{_scalar(view.deadlock)}'
+    )
+
+
+class _Part(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+# The JSON of each view part by the part's id, holding the part itself so
+# its id stays taken while the entry lives (the parts are frozen values).
+# Cleared when full: the parts of the rounds being played come back in the
+# next moves.
+_PART_JSON: dict[int, tuple[_Part, str]] = {}
+_PART_JSON_MAX = 1 << 15
+
+
+def _part_json(part: _Part) -> str:
+    hit = _PART_JSON.get(id(part))
+    if hit is not None:
+        return hit[1]
+    if len(_PART_JSON) >= _PART_JSON_MAX:
+        _PART_JSON.clear()
+    text = _dumps(part.to_dict())
+    _PART_JSON[id(part)] = (part, text)
+    return text
 
 
 # Each legal action is sent structured (``protocol.WireAction``).  The
@@ -231,7 +276,7 @@ def _seat_view_json(rnd: Round, shared: str, seat: int | None) -> str:
     actions = "[]"
     if seat is not None and not rnd.is_over:
         actions = _actions_json(rnd.legal_actions(seat))
-    return f'{shared},"viewer":{_dumps(seat)},"actions":{actions}}}'
+    return f'{shared},"viewer":{_scalar(seat)},"actions":{actions}}}'
 
 
 def view_message(
