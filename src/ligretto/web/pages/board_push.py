@@ -1,0 +1,247 @@
+"""``/g/{id}/board/events``: the watch page's board, sent to every watcher after each change (T6).
+
+A watch page that only heard the new version had to fetch the board
+itself: a change seen by 300 phones was 300 requests reading and
+rendering the same board, and the next write waited behind them.  Here the
+board is rendered once per language, in a worker thread, and the same
+encoded event goes to every watcher of the game; three things keep a
+crowd of watchers from slowing the scorekeeper down:
+
+- a game's board is rendered at most every ``RENDER_INTERVAL`` seconds:
+  changes that come faster (two phones entering at once, an import) reach
+  the watchers together, the newest one last;
+- each watcher is sent a change after a short delay of its own, up to
+  ``SPREAD_PER_WATCHER`` per watcher of the game (at most
+  ``SPREAD_MAX``): 300 boards go out over a fraction of a second instead
+  of all at once, and a write arriving meanwhile waits for one of them,
+  not for all;
+- a watcher that is behind only ever gets the newest board.
+
+The stream sends ``event: board`` with ``{"version", "html", "info"}``
+(``html`` is what ``/g/{id}/board`` answers, ``info`` its ``X-Game-Info``)
+— or, opened with ``?z=gzip``, ``"gz"`` (the HTML gzipped, in base64: a
+sixth of the bytes, compressed once for every watcher) instead of
+``"html"`` — whenever the game is newer than what the page shows: at connect when the
+page's version (``?v=`` or the browser's ``Last-Event-ID``) is older, and
+after every change.  A page that is up to date gets ``event: version``
+at connect, as from ``/api/games/{id}/events``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gzip
+import json
+import random
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import anyio
+from fastapi import APIRouter, FastAPI, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+
+from ligretto.store import GameNotFoundError, StoreBusyError, TafelService
+from ligretto.web.api.events import PING_SECONDS
+from ligretto.web.deps import Hub, Service
+from ligretto.web.pages.board import render_fragment
+from ligretto.web.pages.rendering import request_language
+
+router = APIRouter()
+
+RENDER_INTERVAL = 1.0
+"""Seconds between two renderings of one game's board (per language)."""
+SPREAD_PER_WATCHER = 0.001
+"""How much later, at most, each further watcher of a game may be sent a change."""
+SPREAD_MAX = 0.5
+"""The longest a watcher waits for its turn after a change."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEvent:
+    """A board as one encoded server-sent event."""
+
+    version: int
+    data: bytes
+    gzipped: bytes
+    """The same event with the HTML gzipped (``?z=gzip``)."""
+    rendered_at: float
+
+    def encoded(self, gzipped: bool) -> bytes:
+        return self.gzipped if gzipped else self.data
+
+
+class BoardRenderer:
+    """The newest board event of each game and language, rendered once for all watchers.
+
+    Runs on the event loop; the database read and the rendering run in a
+    worker thread. Watchers asking for the same game and language while it
+    is being rendered wait for that one rendering.
+    """
+
+    def __init__(
+        self,
+        service: TafelService,
+        *,
+        interval: float = RENDER_INTERVAL,
+        size: int = 256,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._service = service
+        self._interval = interval
+        self._size = size
+        self._clock = clock
+        self._latest: OrderedDict[tuple[str, str], BoardEvent] = OrderedDict()
+        self._running: dict[tuple[str, str], asyncio.Future[BoardEvent]] = {}
+
+    async def board(self, game_id: str, language: str, version: int) -> BoardEvent:
+        """The board of ``game_id`` at ``version`` or newer (raises the store's errors).
+
+        Waits for the game's next rendering when the last one is too recent.
+        """
+        key = (game_id, language)
+        while True:
+            kept = self._latest.get(key)
+            if kept is not None and kept.version >= version:
+                self._latest.move_to_end(key)
+                return kept
+            running = self._running.get(key)
+            if running is None:
+                wait = 0.0 if kept is None else kept.rendered_at + self._interval - self._clock()
+                running = asyncio.ensure_future(self._render(key, wait))
+                self._running[key] = running
+                running.add_done_callback(self._finished(key))
+            event = await asyncio.shield(running)
+            if event.version >= version:
+                return event
+            # Rendered from a version older than the one asked for (the
+            # change came in meanwhile): once more, after the interval.
+
+    def newest(self, game_id: str, language: str) -> BoardEvent | None:
+        """The newest board rendered of ``game_id``, without waiting."""
+        return self._latest.get((game_id, language))
+
+    def _finished(self, key: tuple[str, str]) -> Callable[[asyncio.Future[BoardEvent]], None]:
+        def forget(done: asyncio.Future[BoardEvent]) -> None:
+            self._running.pop(key, None)
+            if not done.cancelled():
+                done.exception()  # retrieved: the watchers that waited have it
+
+        return forget
+
+    async def _render(self, key: tuple[str, str], wait: float) -> BoardEvent:
+        if wait > 0:
+            await asyncio.sleep(wait)
+        game_id, language = key
+        event = await run_in_threadpool(self._render_now, game_id, language)
+        kept = self._latest.get(key)
+        if kept is None or kept.version < event.version:
+            self._latest[key] = event
+            self._latest.move_to_end(key)
+            while len(self._latest) > self._size:
+                self._latest.popitem(last=False)
+        return event
+
+    def _render_now(self, game_id: str, language: str) -> BoardEvent:
+        stored = self._service.get_game(game_id)
+        html, info = render_fragment(stored, language, None)
+        packed = base64.b64encode(gzip.compress(html.encode(), mtime=0)).decode()
+        return BoardEvent(
+            stored.version,
+            _board_event(stored.version, {"version": stored.version, "html": html, "info": info}),
+            _board_event(stored.version, {"version": stored.version, "gz": packed, "info": info}),
+            self._clock(),
+        )
+
+
+def _board_event(version: int, body: dict[str, object]) -> bytes:
+    data = json.dumps(body, separators=(",", ":"))
+    return ServerSentEvent(data=data, event="board", id=str(version)).encode()
+
+
+def install(app: FastAPI) -> None:
+    """Give *app* its board renderer (after ``app.state.tafel`` is set)."""
+    app.state.boards = BoardRenderer(app.state.tafel)
+
+
+def _renderer(request: Request) -> BoardRenderer:
+    renderer: BoardRenderer = request.app.state.boards
+    return renderer
+
+
+def _since(last_event_id: str | None, shown: int | None) -> int:
+    """The version the page shows: the last event's id on a reconnect, else ``?v=``."""
+    if last_event_id is not None and last_event_id.isdigit() and len(last_event_id) <= 9:
+        return int(last_event_id)
+    return shown if shown is not None and shown >= 0 else 0
+
+
+def _version_event(game_id: str, version: int) -> ServerSentEvent:
+    return ServerSentEvent(
+        data=json.dumps({"id": game_id, "version": version}), event="version", id=str(version)
+    )
+
+
+@router.get("/g/{game_id}/board/events")
+async def board_events(
+    request: Request,
+    game_id: str,
+    service: Service,
+    hub: Hub,
+    v: int | None = None,
+    z: Literal["gzip"] | None = None,
+) -> EventSourceResponse:
+    """The watch page's live board: ``event: board`` whenever the game is newer than the page."""
+    # Subscribe before reading the version, so no change falls in between.
+    subscription = hub.subscribe(game_id)
+    try:
+        current = await run_in_threadpool(service.version, game_id)
+    except BaseException:
+        subscription.close()
+        raise
+    language = request_language(request)
+    shown = _since(request.headers.get("last-event-id"), v)
+    packed = z == "gzip"
+    renderer = _renderer(request)
+    shutdown = anyio.Event()
+
+    async def end_on_shutdown() -> None:
+        await shutdown.wait()
+        subscription.close()
+
+    async def stream() -> AsyncIterator[ServerSentEvent | bytes]:
+        watcher = asyncio.create_task(end_on_shutdown())
+        try:
+            with subscription:
+                sent = shown
+                if current > sent:
+                    event = await renderer.board(game_id, language, current)
+                    sent = event.version
+                    yield event.encoded(packed)
+                else:
+                    yield _version_event(game_id, current)
+                async for version in subscription:
+                    if version <= sent:
+                        continue
+                    event = await renderer.board(game_id, language, version)
+                    # This watcher's turn among the game's watchers: their
+                    # boards go out one after another, not all at once.
+                    spread = min(SPREAD_MAX, SPREAD_PER_WATCHER * hub.watchers(game_id))
+                    await asyncio.sleep(random.uniform(0.0, spread))
+                    event = renderer.newest(game_id, language) or event
+                    sent = event.version
+                    yield event.encoded(packed)
+        except (GameNotFoundError, StoreBusyError):
+            # The stream ends; the browser comes back with the version it
+            # last had (Last-Event-ID) and gets what it missed.
+            return
+        finally:
+            watcher.cancel()
+
+    return EventSourceResponse(
+        stream(), ping=PING_SECONDS, shutdown_event=shutdown, shutdown_grace_period=1.0
+    )
