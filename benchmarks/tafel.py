@@ -7,21 +7,30 @@ p99 milliseconds per entry and per round, and how they change from the
 first 50 rounds to the last 50, on SQLite and — when
 LIGRETTO_TEST_POSTGRES_URL is set — on PostgreSQL (in a throwaway schema).
 
+``--watchers N`` adds N phones watching the game, in a process of their
+own: each follows the game's event stream and fetches the board fragment
+after every change, as the watch page does.  The run without watchers
+comes first, as the reference in the same run; then the one with them,
+which also prints how soon after a write the watchers had the new board.
+
 The server is a real ``ligretto serve`` process; the machine may be shared,
 so treat the numbers as rough.
 
-    .venv/bin/python benchmarks/tafel.py [--rounds 550]
+    .venv/bin/python benchmarks/tafel.py [--rounds 550] [--watchers 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import multiprocessing
 import os
 import secrets
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -63,15 +72,99 @@ def _describe(label: str, values: list[float]) -> str:
     )
 
 
-def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
+# --------------------------------------------------------------------------
+# watchers: phones that follow the board, in a process of their own
+# --------------------------------------------------------------------------
+
+
+async def _watchers(
+    base: str, gid: str, count: int, ready: Any, stop: Any
+) -> list[dict[int, float]]:
+    """``count`` watch pages on one game, each doing what ``board.js`` does:
+    follow the board stream ``/g/{id}/board/events`` and show every board it
+    is sent.  Returns, per watcher, when it had the board of each version."""
+    seen: list[dict[int, float]] = [{} for _ in range(count)]
+    connected = asyncio.Semaphore(0)
+    limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count)
+    async with httpx.AsyncClient(base_url=base, timeout=None, limits=limits) as client:
+
+        async def one(had: dict[int, float]) -> None:
+            shown = int((await client.get(f"/api/games/{gid}")).json()["version"])
+            url = f"/g/{gid}/board/events?v={shown}&z=gzip"  # as a browser that can unpack
+            async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as stream:
+                # Read as bytes, only each event's first lines (its id and
+                # kind): a phone's cost of reading a board is the phone's,
+                # and this process stands for 300 of them on one core.
+                buffer = b""
+                async for chunk in stream.aiter_raw():
+                    buffer += chunk
+                    *events, buffer = buffer.split(b"\r\n\r\n")
+                    for event in events:
+                        head = event[:80]
+                        if b"event: version" in head:
+                            connected.release()
+                        elif b"event: board" in head and head.startswith(b"id: "):
+                            version = int(head[4 : head.index(b"\r\n")])
+                            if version > shown:
+                                shown = version
+                                had[shown] = time.perf_counter()
+
+        tasks = [asyncio.create_task(one(had)) for had in seen]
+        for _ in range(count):
+            await connected.acquire()
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+            for task in tasks:
+                if task.done() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+        await asyncio.sleep(1.0)  # the last change's boards
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return seen
+
+
+def _watch_process(base: str, gid: str, count: int, ready: Any, stop: Any, out: Any) -> None:
+    out.put(asyncio.run(_watchers(base, gid, count, ready, stop)))
+
+
+class Watchers:
+    """The watchers' process: started on a game, stopped for its figures."""
+
+    def __init__(self, base: str, gid: str, count: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._ready = context.Event()
+        self._stop = context.Event()
+        self._out: Any = context.Queue()
+        self._process = context.Process(
+            target=_watch_process,
+            args=(base, gid, count, self._ready, self._stop, self._out),
+            daemon=True,
+        )
+        self._process.start()
+        if not self._ready.wait(60):
+            self._process.kill()
+            raise RuntimeError("the watchers did not connect within 60 s")
+
+    def stop(self) -> list[dict[int, float]]:
+        self._stop.set()
+        seen: list[dict[int, float]] = self._out.get(timeout=60)
+        self._process.join(10)
+        return seen
+
+
+def run(label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: int = 0) -> None:
     with ServeProcess(data_dir, env) as server:
         base = server.start()
         with httpx.Client(base_url=base, timeout=10) as client:
             created = client.post("/api/games", json={"players": PLAYERS, "target": 99}).json()
             gid = created["id"]
             client.headers["Authorization"] = f"Bearer {created['edit_token']}"
+            watching = Watchers(base, gid, watchers) if watchers else None
             entries: list[float] = []
             per_round: list[float] = []
+            written: dict[int, float] = {}  # version -> when its write was sent
             cpu: dict[int, float | None] = {0: _cpu_ms(server.pid)}
             for n in range(1, rounds + 1):
                 stacks, middle = _round(n)
@@ -82,18 +175,21 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
                 t2 = time.perf_counter()
                 if opened.status_code != 201 or done.status_code != 200:
                     raise RuntimeError(f"round {n}: {opened.text} {done.text}")
+                written[int(opened.headers["ETag"].strip('"'))] = t0
+                written[int(done.headers["ETag"].strip('"'))] = t1
                 entries += [(t1 - t0) * 1000, (t2 - t1) * 1000]
                 per_round.append((t2 - t0) * 1000)
                 if n in (50, rounds - 50, rounds):
                     cpu[n] = _cpu_ms(server.pid)
             status = done.json()["status"]
+            boards = watching.stop() if watching is not None else []
             gets: list[float] = []
             for _ in range(9):
                 t0 = time.perf_counter()
                 board = client.get(f"/api/games/{gid}")
                 gets.append((time.perf_counter() - t0) * 1000)
             full_get = statistics.median(gets)
-        print(f"-- {label}: {rounds} rounds, game still {status!r}")
+        print(f"-- {label}: {rounds} rounds, game still {status!r}, {watchers} watchers")
         print(_describe("per entry (all)", entries))
         print(_describe("per round (all)", per_round))
         print(_describe("entries rounds 1-50", entries[:100]))
@@ -110,15 +206,44 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int) -> None:
             f"{'GET whole board':<22} median of 9 {full_get:6.2f} ms "
             f"({len(board.content) // 1024} KiB, {len(board.json()['rounds'])} rounds)"
         )
+        if boards:
+            # From sending a write to a watcher having the board it made.
+            ms = [
+                (at - written[version]) * 1000
+                for had in boards
+                for version, at in had.items()
+                if version in written
+            ]
+            missed = sum(len(written) - len(had) for had in boards)
+            print(
+                f"{'watchers: new board':<22} median {statistics.median(ms):6.2f} ms   "
+                f"p99 {_percentile(ms, 0.99):6.2f} ms after the write was sent "
+                f"({len(ms)} boards; {missed} versions skipped, a newer one came first)"
+            )
+
+
+def run_both(label: str, env: dict[str, str], rounds: int, watchers: int, make_dir: Any) -> None:
+    """Without watchers (the reference), then with them when asked for."""
+    for count in (0, watchers) if watchers else (0,):
+        with make_dir() as tmp:
+            run(label, env, Path(tmp), rounds, count)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=550)
+    parser.add_argument("--watchers", type=int, default=0, help="phones watching (0 to 1000)")
     args = parser.parse_args()
+    if not 60 <= args.rounds <= 2000 or not 0 <= args.watchers <= 1000:
+        parser.error("--rounds 60..2000, --watchers 0..1000")
     env = environment_without_database_url()
-    with tempfile.TemporaryDirectory() as tmp:
-        run("SQLite (WAL, synchronous=FULL)", env, Path(tmp), args.rounds)
+    run_both(
+        "SQLite (WAL, synchronous=FULL)",
+        env,
+        args.rounds,
+        args.watchers,
+        tempfile.TemporaryDirectory,
+    )
     pg = os.environ.get("LIGRETTO_TEST_POSTGRES_URL")
     if not pg:
         print("-- PostgreSQL: skipped (LIGRETTO_TEST_POSTGRES_URL is not set)")
@@ -130,8 +255,13 @@ def main() -> None:
     try:
         separator = "&" if "?" in pg else "?"
         url = f"{pg}{separator}options={quote(f'-csearch_path={schema}')}"
-        with tempfile.TemporaryDirectory() as tmp:
-            run("PostgreSQL", {**env, "LIGRETTO_DATABASE_URL": url}, Path(tmp), args.rounds)
+        run_both(
+            "PostgreSQL",
+            {**env, "LIGRETTO_DATABASE_URL": url},
+            args.rounds,
+            args.watchers,
+            tempfile.TemporaryDirectory,
+        )
     finally:
         with admin.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))

@@ -139,6 +139,8 @@ def test_t6_the_watch_page_updates_by_itself(
     watch_url = keeper.locator("#watch-link").input_value()
     assert "/edit/" not in watch_url
     watcher = new_page()
+    asked: list[str] = []
+    watcher.on("request", lambda request: asked.append(request.url))
     watcher.goto(watch_url)
     expect(watcher.locator("#live")).to_have_attribute("data-state", "live")
     watcher.evaluate("window.__notReloaded = true")
@@ -148,6 +150,10 @@ def test_t6_the_watch_page_updates_by_itself(
     expect(watcher.locator("#players .total").first).to_have_text("11", timeout=3000)
     assert watcher.evaluate("window.__notReloaded") is True
     expect(watcher.locator("table.rounds tbody tr")).to_have_count(1)
+    # The board came in the stream, gzipped: the watch page fetched none.
+    streams = [url for url in asked if "/board/events" in url]
+    assert len(streams) == 1 and "z=gzip" in streams[0], asked
+    assert not [url for url in asked if url.split("?")[0].endswith("/board")], asked
     shoot(watcher, "phone-watch-page")
 
 

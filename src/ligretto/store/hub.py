@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator
+from typing import Any
 
 
 class Subscription:
@@ -91,11 +92,18 @@ class ChangeHub:
                     del self._subscriptions[subscription.game_id]
 
     def publish(self, game_id: str, version: int) -> None:
-        """Tell every watcher of ``game_id`` about ``version`` (from any thread)."""
+        """Tell every watcher of ``game_id`` about ``version`` (from any thread).
+
+        One call into each subscriber's event loop, whatever the number of
+        watchers there: a game with hundreds of them costs one wake-up.
+        """
         with self._lock:
             subs = list(self._subscriptions.get(game_id, ()))
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for sub in subs:
-            _call_soon(sub, sub._notify, version)
+            by_loop.setdefault(sub._loop, []).append(sub)
+        for loop, group in by_loop.items():
+            _call_soon(loop, _notify_all, group, version)
 
     def watched_games(self) -> list[str]:
         """The ids of the games somebody watches right now."""
@@ -113,10 +121,15 @@ class ChangeHub:
             subs = [s for group in self._subscriptions.values() for s in group]
             self._subscriptions.clear()
         for sub in subs:
-            _call_soon(sub, sub._close)
+            _call_soon(sub._loop, sub._close)
 
 
-def _call_soon(sub: Subscription, callback: object, *args: object) -> None:
+def _notify_all(subs: list[Subscription], version: int) -> None:  # on their loop
+    for sub in subs:
+        sub._notify(version)
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Any, *args: object) -> None:
     # A RuntimeError means the subscriber's loop is gone: nobody listens any more.
     with contextlib.suppress(RuntimeError):
-        sub._loop.call_soon_threadsafe(callback, *args)  # type: ignore[arg-type]
+        loop.call_soon_threadsafe(callback, *args)

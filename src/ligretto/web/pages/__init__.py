@@ -10,7 +10,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from ligretto.web.pages import board, groups, history, legacy, rounds, rules, start
+from ligretto.web.pages import board, board_push, groups, history, legacy, rounds, rules, start
 from ligretto.web.pages.board import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
 
@@ -18,7 +18,7 @@ __all__ = ["ERROR_PAGES", "install", "router"]
 
 router = APIRouter(include_in_schema=False)
 # Old edit links last: their {token} must not shadow the edit pages' own paths.
-for module in (start, board, rounds, history, rules, groups, legacy):
+for module in (start, board, board_push, rounds, history, rules, groups, legacy):
     router.include_router(module.router)
 
 
@@ -40,6 +40,7 @@ async def offline_page(request: Request) -> HTMLResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Serve the pages and ``/static`` from *app*."""
+    """Serve the pages and ``/static`` from *app* (after ``app.state.tafel`` is set)."""
+    board_push.install(app)
     app.include_router(router)
     app.mount(STATIC_PREFIX, StaticFiles(directory=STATIC_DIR), name="static")

@@ -103,7 +103,14 @@ def board_context(
         "edit_url_full": None if token is None else absolute(request, edit_link(stored.id, token)),
         "watch_qr": qr_svg(absolute(request, watch)),
         "fragment_url": f"{base}/board",
-        "events_url": f"/api/games/{stored.id}/events",
+        # A watcher is sent the board itself (board_push); the edit page
+        # hears the version and fetches its own board, with its token.
+        "events_url": (
+            f"/api/games/{stored.id}/events"
+            if editing
+            else f"/g/{stored.id}/board/events?v={stored.version}"
+        ),
+        "events_push": not editing,
         "export_csv": f"/api/games/{stored.id}/export.csv",
         "export_json": f"/api/games/{stored.id}/export.json",
         "chart_description": chart_description(language, board),
@@ -374,16 +381,43 @@ def board_page(
     return render(request, "board.html", context, status_code=status_code, path=path)
 
 
+def render_fragment(
+    stored: StoredGame, language: str, token: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The board alone (both parts the page swaps in) and the game's info for the browser.
+
+    It depends only on the game's version, the language and whether it is
+    the edit page's: no absolute link and no QR code (those are the
+    page's), so one rendering serves every watcher of a version
+    (:mod:`ligretto.web.pages.board_push`).
+    """
+    board = board_view(stored.id, stored.version, stored.game)
+    watch = watch_path(stored.id)
+    edit = edit_base(stored.id) if token is not None else None
+    html = (
+        environment(language)
+        .get_template("_board.html")
+        .render(
+            lang=language,
+            board=board,
+            edit_base=edit,
+            chart_description=chart_description(language, board),
+            game_state=game_state(stored),
+        )
+    )
+    info = game_info(board, watch, edit)
+    if token is None:
+        # A watcher's board says nothing of editing: a phone that also
+        # keeps the game's edit link must not forget it.
+        del info["edit"]
+    # Never the token: the second scorekeeper's link is drawn by the
+    # page's script from the token it keeps.
+    return html, info
+
+
 def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLResponse:
     """Only the board, for the live update of an open page."""
-    context = board_context(request, stored, token)
-    language = request_language(request)
-    html = environment(language).get_template("_board.html").render(lang=language, **context)
-    info = context["game_info"]
-    if token is None:
-        info = {k: v for k, v in info.items() if k != "edit"}
-    # The fragment never carries the token (the second scorekeeper's link is
-    # drawn by the page's script from the token it keeps).
+    html, info = render_fragment(stored, request_language(request), token)
     response = HTMLResponse(html)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Game-Version"] = str(stored.version)

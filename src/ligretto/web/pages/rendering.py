@@ -99,11 +99,19 @@ def environment(language: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates are part of the installed package: they change with a
+        # new release, never while it runs. Checking their files for changes
+        # cost a stat() per include, hundreds for a long game's board.
+        auto_reload=False,
     )
     # Same whitespace policy as the extraction (babel.cfg: trimmed = true).
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
+    # The rounds table's cells (pages/cells.py: hundreds in a long game).
+    from ligretto.web.pages.cells import CellWriter
+
+    env.globals["cells"] = CellWriter(language)
     env.globals["static_url"] = static_url
     env.globals["import_map"] = Markup(import_map())  # our own URLs, no "<" in them
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.

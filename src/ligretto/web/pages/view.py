@@ -101,6 +101,10 @@ class BoardView:
             return False
         return self.mode == Mode.TARGET.value or self.scored
 
+    def seat_cells(self, seat: int) -> tuple[CellView, ...]:
+        """*seat*'s cell in every round (a row of the turned table)."""
+        return tuple(r.cells[seat] for r in self.rounds)
+
     def legend_key(self, seat: int) -> Markup:
         """The chart's line of *seat* in small, for the legend (colour, dashes, marker)."""
         return legend_key(seat)

@@ -386,6 +386,37 @@ let shownVersion = Number(board?.dataset.version || 0);
 let loading = null;
 const offlineEntry = Boolean(gameId && token && document.getElementById("offline-texts") && window.indexedDB);
 
+// A pushed board's HTML, gzipped and in base64 (`?z=gzip`).
+async function gunzip(base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+// Put a board (the fragment's HTML) in place of the shown one.
+async function showBoard(html, version, meta) {
+  if (version && version <= shownVersion) return;
+  const parts = document.createElement("template");
+  parts.innerHTML = html;
+  for (const part of parts.content.querySelectorAll("[data-part]")) {
+    const target = document.getElementById(part.dataset.part);
+    if (target) target.innerHTML = part.innerHTML;
+  }
+  shownVersion = version;
+  board.dataset.version = String(version);
+  // Rounds still on the phone stay on top of the fresh board.
+  if (offlineEntry) await offline.redraw();
+  // The entry forms carry the version they were made for; another
+  // phone's save makes them stale: say so instead of failing later.
+  if (editing && stale) stale.hidden = false;
+  // The status was replaced with the board; a persistent live region
+  // lets screen readers hear what changed (T6: several phones).
+  const announce = document.getElementById("announce");
+  const status = document.getElementById("status");
+  if (announce && status) announce.textContent = status.textContent.replace(/\s+/g, " ").trim();
+  if (meta && info) rememberGame({ ...info, ...meta });
+}
+
 async function refresh() {
   if (loading) return loading;
   loading = (async () => {
@@ -401,27 +432,8 @@ async function refresh() {
       }
       const version = Number(response.headers.get("X-Game-Version") || 0);
       if (version && version === shownVersion) return;
-      const html = await response.text();
-      const parts = document.createElement("template");
-      parts.innerHTML = html;
-      for (const part of parts.content.querySelectorAll("[data-part]")) {
-        const target = document.getElementById(part.dataset.part);
-        if (target) target.innerHTML = part.innerHTML;
-      }
-      shownVersion = version;
-      board.dataset.version = String(version);
-      // Rounds still on the phone stay on top of the fresh board.
-      if (offlineEntry) await offline.redraw();
-      // The entry forms carry the version they were made for; another
-      // phone's save makes them stale: say so instead of failing later.
-      if (editing && stale) stale.hidden = false;
-      // The status was replaced with the board; a persistent live region
-      // lets screen readers hear what changed (T6: several phones).
-      const announce = document.getElementById("announce");
-      const status = document.getElementById("status");
-      if (announce && status) announce.textContent = status.textContent.replace(/\s+/g, " ").trim();
       const meta = response.headers.get("X-Game-Info");
-      if (meta && info) rememberGame({ ...info, ...JSON.parse(decodeURIComponent(meta)) });
+      await showBoard(await response.text(), version, meta ? JSON.parse(decodeURIComponent(meta)) : null);
     } finally {
       loading = null;
     }
@@ -443,10 +455,15 @@ window.addEventListener("online", () => connection(true));
 window.addEventListener("offline", () => connection(false));
 
 if (board && board.dataset.events && "EventSource" in window) {
-  const source = new EventSource(board.dataset.events);
+  // A watch page is sent the board itself (`event: board`), also the one it
+  // missed while the connection was gone; the edit page fetches its own.
+  // Gzipped where the browser can unpack it: a sixth of the bytes.
+  const pushed = board.dataset.push === "board";
+  const packed = pushed && "DecompressionStream" in window;
+  const source = new EventSource(board.dataset.events + (packed ? "&z=gzip" : ""));
   source.addEventListener("open", () => {
     connection(true);
-    refresh(); // catch up with what changed while the connection was gone
+    if (!pushed) refresh(); // catch up with what changed while the connection was gone
   });
   source.addEventListener("error", () => connection(false));
   const onMessage = (event) => {
@@ -456,6 +473,17 @@ if (board && board.dataset.events && "EventSource" in window) {
   };
   // The API sends `event: version` with {"id", "version"} (docs/tafel-api.md).
   source.addEventListener("version", onMessage);
+  source.addEventListener("board", (event) => {
+    let sent = null;
+    try { sent = JSON.parse(event.data); } catch { sent = null; }
+    if (sent && (sent.html || sent.gz)) {
+      (sent.gz ? gunzip(sent.gz) : Promise.resolve(sent.html))
+        .then((html) => showBoard(html, Number(sent.version || 0), sent.info || null))
+        .catch(() => refresh());
+    } else {
+      refresh();
+    }
+  });
   window.addEventListener("pagehide", () => source.close());
 }
 
