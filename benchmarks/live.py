@@ -45,6 +45,7 @@ from typing import Any
 
 import httpx
 import websockets
+from reference import reference_rate  # benchmarks/reference.py
 
 from ligretto.bots import make_bot
 from ligretto.live.client import view_from_dict
@@ -127,7 +128,7 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str, gc_threshold: int, keep_tables: bool = True) -> None:
+def serve(port: int, data_dir: str, keep_tables: bool = True) -> None:
     import uvicorn
 
     from ligretto.live.table import TableSettings
@@ -135,11 +136,7 @@ def serve(port: int, data_dir: str, gc_threshold: int, keep_tables: bool = True)
     from ligretto.web.settings import Settings
 
     _raise_fd_limit()
-    watch = GcWatch()
-    if gc_threshold:
-        gc.set_threshold(
-            gc_threshold, int(os.environ.get("GC1", 10)), int(os.environ.get("GC2", 10))
-        )
+    watch = GcWatch()  # the collector as the app sets it (ligretto.web.play)
     # One client address opens every table: the per-client limits are off.
     app = create_app(
         Settings(
@@ -417,12 +414,6 @@ def main() -> None:
     parser.add_argument("--level", default="medium", help="the clients' reaction-time level")
     parser.add_argument("--ramp", type=float, default=15.0, help="seconds to connect everyone")
     parser.add_argument(
-        "--gc-threshold",
-        type=int,
-        default=0,
-        help="gen0 GC threshold for both processes (0: as the app sets it)",
-    )
-    parser.add_argument(
         "--no-keep-tables",
         action="store_true",
         help="tables only in memory (no journal): the reference for what keeping them costs",
@@ -434,20 +425,18 @@ def main() -> None:
         "--proxy", action="store_true", help="through HAProxy also with one process"
     )
     parser.add_argument(
-        "--serve", nargs=4, metavar=("PORT", "DATA_DIR", "GC", "KEEP"), help=argparse.SUPPRESS
+        "--serve", nargs=3, metavar=("PORT", "DATA_DIR", "KEEP"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1], int(args.serve[2]), args.serve[3] == "1")
+        serve(int(args.serve[0]), args.serve[1], args.serve[2] == "1")
         return
     if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
     if not 1 <= args.processes <= 8:
         parser.error("--processes 1..8")
     _raise_fd_limit()
-    # The clients' own collector pauses would be counted as server latency:
-    # this load generator keeps them as rare as the app keeps its own.
-    gc.set_threshold(args.gc_threshold or 50_000, 10, 10)
+    machine = reference_rate()  # before the load; again after it
     proxied = args.proxy or args.processes > 1
     ports = [_free_port() for _ in range(args.processes)]
     proxy = None
@@ -460,7 +449,6 @@ def main() -> None:
                     "--serve",
                     str(port),
                     data_dir,
-                    str(args.gc_threshold),
                     "0" if args.no_keep_tables else "1",
                 ],
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -477,10 +465,11 @@ def main() -> None:
             cpu_before = [_cpu_seconds(server.pid) for server in servers]
             client_before = time.process_time()
             client_gc = GcWatch()
-            if os.environ.get("CLIENT_NOGC"):
-                gc.collect()
-                gc.freeze()
-                gc.disable()
+            # The load generator's own collector pauses would count as the
+            # server's latency: it collects once, then not during the run.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
             wall_before = time.monotonic()
             stats = _run_loop(
                 drive(
@@ -510,6 +499,11 @@ def main() -> None:
                 except subprocess.TimeoutExpired:
                     server.kill()
                     server.wait()
+    machine = (machine + reference_rate()) / 2
+    print(
+        f"machine reference: {machine / 1e6:.2f} M steps per CPU second "
+        "(benchmarks/reference.py, before and after the run)"
+    )
     print(f"client GC: {client_gc.summary()}")
     print(f"client event-loop lag: {stats.lag.summary()}")
     seats = args.tables * args.seats
@@ -551,6 +545,11 @@ def main() -> None:
         print(
             f"CPU in the measured window: server{'s' if len(stats.window_cpu) > 1 else ''} "
             f"{each} % of one core, clients {stats.window_client_cpu / args.seconds * 100:.0f} %"
+        )
+        per_move = sum(stats.window_cpu) / answered
+        print(
+            f"server CPU per answered move: {per_move * 1e6:.0f} µs = "
+            f"{per_move * machine / 1000:.1f} k reference steps (comparable across machines)"
         )
     if proxied:
         print(f"through HAProxy to {args.processes} process(es) (deploy/haproxy.cfg)")

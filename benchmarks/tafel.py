@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+from reference import reference_rate  # benchmarks/reference.py
 from sqlalchemy import create_engine, text
 
 from ligretto.serve_process import ServeProcess, environment_without_database_url
@@ -198,9 +199,11 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: 
         if first is not None and before_last is not None and last is not None:
             # Server CPU per entry hardly depends on what else the machine runs.
             early = (cpu[50] or 0.0) - first
+            late = (last - before_last) / 100
             print(
                 f"{'server CPU per entry':<22} rounds 1-50 {early / 100:5.2f} ms   "
-                f"rounds {rounds - 49}-{rounds} {(last - before_last) / 100:5.2f} ms"
+                f"rounds {rounds - 49}-{rounds} {late:5.2f} ms "
+                f"= {late / 1000 * MACHINE[0] / 1000:.0f} k reference steps"
             )
         print(
             f"{'GET whole board':<22} median of 9 {full_get:6.2f} ms "
@@ -229,6 +232,11 @@ def run_both(label: str, env: dict[str, str], rounds: int, watchers: int, make_d
             run(label, env, Path(tmp), rounds, count)
 
 
+#: Reference steps per CPU second on this machine (benchmarks/reference.py),
+#: measured at the start: CPU figures in these steps compare across machines.
+MACHINE = [0.0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=550)
@@ -236,6 +244,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 60 <= args.rounds <= 2000 or not 0 <= args.watchers <= 1000:
         parser.error("--rounds 60..2000, --watchers 0..1000")
+    MACHINE[0] = reference_rate()
+    print(f"machine reference: {MACHINE[0] / 1e6:.2f} M steps per CPU second")
     env = environment_without_database_url()
     run_both(
         "SQLite (WAL, synchronous=FULL)",

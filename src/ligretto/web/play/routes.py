@@ -120,6 +120,7 @@ class PlayRoute(APIRoute):
 router = APIRouter(route_class=PlayRoute)
 
 GC_YOUNG_THRESHOLD = 50_000
+GC_MIDDLE_THRESHOLD = 50
 
 # Refusals for flooding that are still answered before the socket closes.
 _MAX_STRIKES = 200
@@ -147,12 +148,14 @@ def start_tables(
     settings = settings or getattr(app.state, "table_settings", None)
     registry = TableRegistry(scorekeeper=scorekeeper, settings=settings, store=store)
     # Real-time play: the cyclic garbage collector stops every table while
-    # it runs. With a thousand connections its default young-generation
-    # threshold (700) meant hundreds of collections a minute and pauses of
-    # a third of a second (benchmarks/live.py); fewer, later ones pause less.
-    threshold = gc.get_threshold()
-    if threshold[0] < GC_YOUNG_THRESHOLD:
-        gc.set_threshold(GC_YOUNG_THRESHOLD, *threshold[1:])
+    # it runs, and on a server's large heap each object it visits costs
+    # about a microsecond (benchmarks/live.py prints every pause). The
+    # default young-generation threshold (700) meant hundreds of collections
+    # a minute; at 50,000 there are a few, of a few ms at 1,000 seats. The
+    # middle generation, whose walk takes 0.1-0.4 s at 2,000 seats, is
+    # collected after 50 of them instead of 10: minutes apart, not seconds
+    # (p99 at 2,000 seats about half; docs/online-play.md).
+    gc.set_threshold(GC_YOUNG_THRESHOLD, GC_MIDDLE_THRESHOLD, gc.get_threshold()[2])
     app.state.tables = registry
     return registry
 
