@@ -41,7 +41,10 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy --strict src
 
 # pytest exits 5 when it collected no tests: that is a failure, not a pass,
-# and make turns every non-zero exit into a failed target.
+# and make turns every non-zero exit into a failed target. Two workers
+# (pytest-xdist), one per core of the reference machine: the suite takes
+# about 10 minutes there instead of 15. PYTEST_ARGS replaces them.
+PYTEST_ARGS ?= -n 2
 pytest: $(STAMP) $(CORE)
 	@$(VENV)/bin/ligretto version
 	@$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
