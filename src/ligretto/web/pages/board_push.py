@@ -36,17 +36,16 @@ import json
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-import anyio
 from fastapi import APIRouter, FastAPI, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, StoreBusyError, TafelService
-from ligretto.web.api.events import PING_SECONDS
+from ligretto.web.api.events import event_stream, version_event, watch
 from ligretto.web.deps import Hub, Service
 from ligretto.web.pages.board import render_fragment
 from ligretto.web.pages.rendering import request_language
@@ -180,12 +179,6 @@ def _since(last_event_id: str | None, shown: int | None) -> int:
     return shown if shown is not None and shown >= 0 else 0
 
 
-def _version_event(game_id: str, version: int) -> ServerSentEvent:
-    return ServerSentEvent(
-        data=json.dumps({"id": game_id, "version": version}), event="version", id=str(version)
-    )
-
-
 @router.get("/g/{game_id}/board/events")
 async def board_events(
     request: Request,
@@ -196,52 +189,35 @@ async def board_events(
     z: Literal["gzip"] | None = None,
 ) -> EventSourceResponse:
     """The watch page's live board: ``event: board`` whenever the game is newer than the page."""
-    # Subscribe before reading the version, so no change falls in between.
-    subscription = hub.subscribe(game_id)
-    try:
-        current = await run_in_threadpool(service.version, game_id)
-    except BaseException:
-        subscription.close()
-        raise
+    subscription, current = await watch(hub, service, game_id)
     language = request_language(request)
     shown = _since(request.headers.get("last-event-id"), v)
     packed = z == "gzip"
     renderer = _renderer(request)
-    shutdown = anyio.Event()
 
-    async def end_on_shutdown() -> None:
-        await shutdown.wait()
-        subscription.close()
-
-    async def stream() -> AsyncIterator[ServerSentEvent | bytes]:
-        watcher = asyncio.create_task(end_on_shutdown())
+    async def boards() -> AsyncGenerator[ServerSentEvent | bytes, None]:
         try:
-            with subscription:
-                sent = shown
-                if current > sent:
-                    event = await renderer.board(game_id, language, current)
-                    sent = event.version
-                    yield event.encoded(packed)
-                else:
-                    yield _version_event(game_id, current)
-                async for version in subscription:
-                    if version <= sent:
-                        continue
-                    event = await renderer.board(game_id, language, version)
-                    # This watcher's turn among the game's watchers: their
-                    # boards go out one after another, not all at once.
-                    spread = min(SPREAD_MAX, SPREAD_PER_WATCHER * hub.watchers(game_id))
-                    await asyncio.sleep(random.uniform(0.0, spread))
-                    event = renderer.newest(game_id, language) or event
-                    sent = event.version
-                    yield event.encoded(packed)
+            sent = shown
+            if current > sent:
+                event = await renderer.board(game_id, language, current)
+                sent = event.version
+                yield event.encoded(packed)
+            else:
+                yield version_event(game_id, current)
+            async for version in subscription:
+                if version <= sent:
+                    continue
+                event = await renderer.board(game_id, language, version)
+                # This watcher's turn among the game's watchers: their
+                # boards go out one after another, not all at once.
+                spread = min(SPREAD_MAX, SPREAD_PER_WATCHER * hub.watchers(game_id))
+                await asyncio.sleep(random.uniform(0.0, spread))
+                event = renderer.newest(game_id, language) or event
+                sent = event.version
+                yield event.encoded(packed)
         except (GameNotFoundError, StoreBusyError):
             # The stream ends; the browser comes back with the version it
             # last had (Last-Event-ID) and gets what it missed.
             return
-        finally:
-            watcher.cancel()
 
-    return EventSourceResponse(
-        stream(), ping=PING_SECONDS, shutdown_event=shutdown, shutdown_grace_period=1.0
-    )
+    return event_stream(subscription, boards())
