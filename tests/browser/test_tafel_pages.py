@@ -177,7 +177,10 @@ def test_language_switch_shows_german_and_norwegian(
     enter_stacks_labelled.check()
     page.locator("#stack-1").fill("3")
     page.get_by_role("button", name="Lagre bunkene").click()
+    # The saved stacks lead to the middle step (a fresh page: the shot waits for it).
+    page.locator("#middle-0").wait_for(timeout=30_000)
     expect(page.locator("#status")).to_contain_text("Runde 1: venter på midten")
+    expect(page.locator("#stale")).to_be_hidden()
     shoot(page, "phone-board-nb")
 
 

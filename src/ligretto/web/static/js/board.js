@@ -314,6 +314,9 @@ document.addEventListener("submit", async (event) => {
       return;
     }
     if (response.ok && response.redirected) {
+      // This phone's own save comes back as a change: the page it leads to
+      // shows it, so the board here is not redrawn (nor called stale) meanwhile.
+      leaving = true;
       dropDraft(gameId, form);
       // The board it leads to may be this very address: load it afresh then.
       const target = response.url + (kind === "stacks" ? "#entry-title" : "#status");
@@ -384,6 +387,9 @@ const stale = document.getElementById("stale");
 const editing = Boolean(document.querySelector("form[data-entry]") || (info && info.edit));
 let shownVersion = Number(board?.dataset.version || 0);
 let loading = null;
+let leaving = false; // a save landed and the page is on its way to the next one
+// Back to this page from the browser's history: it is shown again, and live.
+window.addEventListener("pageshow", (event) => { if (event.persisted) leaving = false; });
 const offlineEntry = Boolean(gameId && token && document.getElementById("offline-texts") && window.indexedDB);
 
 // A pushed board's HTML, gzipped and in base64 (`?z=gzip`).
@@ -395,7 +401,7 @@ async function gunzip(base64) {
 
 // Put a board (the fragment's HTML) in place of the shown one.
 async function showBoard(html, version, meta) {
-  if (version && version <= shownVersion) return;
+  if (leaving || (version && version <= shownVersion)) return;
   const parts = document.createElement("template");
   parts.innerHTML = html;
   for (const part of parts.content.querySelectorAll("[data-part]")) {
@@ -418,6 +424,7 @@ async function showBoard(html, version, meta) {
 }
 
 async function refresh() {
+  if (leaving) return null;
   if (loading) return loading;
   loading = (async () => {
     try {
