@@ -21,6 +21,7 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from helpers.browser import (
     ARTIFACTS,
@@ -100,7 +101,13 @@ def shoot() -> Callable[[Page, str], Path]:
     def save(page: Page, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        try:
+            page.screenshot(path=str(path), full_page=True)
+        except PlaywrightTimeoutError:
+            # A page that began to load again (a save's reload) draws no
+            # frame until it has: one more try once it is there.
+            page.wait_for_load_state("load")
+            page.screenshot(path=str(path), full_page=True, timeout=30_000)
         return path
 
     return save
