@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from ligretto.rules.cards import Card, read_decimal
 from ligretto.rules.errors import MalformedActionError
 from ligretto.rules.values import FrozenValue
 
 #: Longest row (R2: five cards with two players).
-MAX_ROW = 5
+MAX_ROW: Final = 5
 
 
 class Source(Enum):
@@ -198,6 +199,6 @@ class Stuck(Action):
         return "stuck"
 
 
-TURN = Turn()
-RECYCLE = Recycle()
-STUCK = Stuck()
+TURN: Final = Turn()
+RECYCLE: Final = Recycle()
+STUCK: Final = Stuck()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal
+from typing import Final, Literal
 
 from ligretto.rules.errors import MalformedActionError
 from ligretto.rules.values import FrozenValue
@@ -24,7 +24,7 @@ from ligretto.rules.values import FrozenValue
 DeckKind = Literal["ligretto", "cards"]
 
 #: Number of cards in every seat's deck (R1).
-DECK_SIZE = 40
+DECK_SIZE: Final = 40
 #: Values run 1..10 (R1).
 MAX_VALUE = 10
 
@@ -117,7 +117,7 @@ class Card(FrozenValue):
 
 
 #: The 40 interned cards of each deck, indexed by code.
-CARDS: dict[DeckKind, tuple[Card, ...]] = {
+CARDS: Final[dict[DeckKind, tuple[Card, ...]]] = {
     deck: tuple(Card(colour, value) for colour in deck_colours(deck) for value in range(1, 11))
     for deck in ("ligretto", "cards")
 }

@@ -17,24 +17,26 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from ligretto.rules.actions import Play, Refill, Source, Store
 from ligretto.rules.cards import CARDS, DeckKind
-from ligretto.rules.events import CardPlayed, CardsTurned, Event, PileOpened, RowRefilled
+from ligretto.rules.events import CardPlayed, CardsTurned, Event, PileOpened, Recycled, RowRefilled
 from ligretto.rules.layout import SRC_STACK
 
 # Field widths of the packed keys (the pile id, unbounded, comes last):
 # sources and row slots 0–6, codes 0–39, seats below 64 (R1: at most 16);
 # the lowest bit tells the two decks apart.
-_SRC = 8
-_CODE = 64
-_SEAT = 64
+_SRC: Final = 8
+_CODE: Final = 64
+_SEAT: Final = 64
 
-__all__ = ["REFILLS", "play", "played", "refilled", "store", "turned"]
+__all__ = ["REFILLS", "play", "played", "recycled", "refilled", "store", "turned"]
 
-_PLAYS: dict[int, Play] = {}
-_STORES: dict[int, Store] = {}
+_PLAYS: Final[dict[int, Play]] = {}
+_STORES: Final[dict[int, Store]] = {}
 #: ``Refill(slot)`` for every row position.
-REFILLS = tuple(Refill(slot) for slot in range(5))
+REFILLS: Final = tuple(Refill(slot) for slot in range(5))
 
 
 def play(deck: DeckKind, code: int, src: int, pile: int) -> Play:
@@ -64,9 +66,10 @@ def store(deck: DeckKind, code: int, src: int, slot: int) -> Store:
 
 # Events are immutable too; the frequent ones are interned the same way,
 # one table per kind.
-_PLAYED: dict[int, Event] = {}
-_TURNED: dict[int, Event] = {}
-_REFILLED: dict[int, Event] = {}
+_PLAYED: Final[dict[int, Event]] = {}
+_TURNED: Final[dict[int, Event]] = {}
+_REFILLED: Final[dict[int, Event]] = {}
+_RECYCLED: Final[dict[int, Event]] = {}
 
 
 def played(deck: DeckKind, seat: int, code: int, src: int, pile: int, opened: bool) -> Event:
@@ -101,4 +104,13 @@ def refilled(deck: DeckKind, seat: int, slot: int, code: int) -> Event:
     event = _REFILLED.get(key)
     if event is None:
         event = _REFILLED[key] = RowRefilled(seat, slot, CARDS[deck][code])
+    return event
+
+
+def recycled(seat: int, count: int, shuffled: bool) -> Event:
+    """The interned ``Recycled``: ``count`` discard cards became the hand (R3)."""
+    key = (seat * _CODE + count) * 2 + shuffled
+    event = _RECYCLED.get(key)
+    if event is None:
+        event = _RECYCLED[key] = Recycled(seat, count, shuffled)
     return event

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -58,13 +58,13 @@ from ligretto.rules.events import (
     Event,
     LigrettoStop,
     PileClosed,
-    Recycled,
     Reshuffled,
     RoundEnded,
 )
 from ligretto.rules.interning import REFILLS as _REFILLS
 from ligretto.rules.interning import play as _play
 from ligretto.rules.interning import played as _played
+from ligretto.rules.interning import recycled as _recycled
 from ligretto.rules.interning import refilled as _refilled
 from ligretto.rules.interning import store as _store
 from ligretto.rules.interning import turned as _turned
@@ -82,10 +82,10 @@ from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 #: gives up. With ``recycle_shuffle=False`` a fitting card can stay hidden by
 #: the turning cycle after a reshuffle; each attempt shows it with a chance of
 #: at least 1/3, so 64 attempts fail with probability below 1e-11.
-RESHUFFLE_ATTEMPTS = 64
+RESHUFFLE_ATTEMPTS: Final = 64
 
 #: The key of Round's private constructor (``Round(_CONSTRUCT)``).
-_CONSTRUCT = object()
+_CONSTRUCT: Final = object()
 
 _NOT_A_SEATS_MOVE = (
     "'stuck' is the whole table's decision, not a seat's move (R4): Round.settle_stuck()"
@@ -649,7 +649,10 @@ class Round:
                 self._fitting[code + 1] = True
             # Keep pile ids ascending, so legal_actions lists them in the
             # same order however the piles got there.
-            insort(waiting, pile)
+            if not waiting or waiting[-1] < pile:
+                waiting.append(pile)
+            else:
+                insort(waiting, pile)
         self._middle[seat] += 1
         self._moves += 1
         if src < _STACK and self._auto_refill and not self._row[seat][src]:
@@ -685,7 +688,7 @@ class Round:
             _shuffle(self._rng, discard)
         self._hand[seat] = discard
         self._discard[seat] = []
-        events.append(Recycled(seat, len(discard), self._shuffle_recycled))
+        events.append(_recycled(seat, len(discard), self._shuffle_recycled))
 
     def _do_store(self, seat: int, action: Store, events: list[Event]) -> None:
         code = action.card.code
