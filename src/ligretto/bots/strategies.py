@@ -192,27 +192,6 @@ class Greedy(Strategy):
         return _chores(view)
 
 
-def _first_by_source(plays: Sequence[Play], order: Sequence[Source]) -> Play | None:
-    """The first play from the first source in ``order`` that has one.
-
-    Compares sources by identity: hashing an Enum member runs Python code,
-    and this is called at every decision of every simulated seat.
-    """
-    first, second, third = order
-    from_second: Play | None = None
-    from_third: Play | None = None
-    for play in plays:
-        source = play.source
-        if source is first:
-            return play
-        if source is second:
-            if from_second is None:
-                from_second = play
-        elif source is third and from_third is None:
-            from_third = play
-    return from_second if from_second is not None else from_third
-
-
 class StackFirst(Strategy):
     """R7: the stack top first, then row cards, then the discard top.
 
@@ -223,16 +202,51 @@ class StackFirst(Strategy):
 
     name = "stack-first"
     summary = "R7: refill at once; stack top, then row, then discard; else turn"
-    order: ClassVar[tuple[Source, ...]] = (Source.STACK, Source.ROW, Source.DISCARD)
+    order: ClassVar[tuple[Source, Source, Source]] = (Source.STACK, Source.ROW, Source.DISCARD)
 
     def choose(self, view: BotView, rng: random.Random) -> Action | None:
-        refill = _refill(view)
-        if refill is not None:
-            return refill
-        play = _first_by_source(view.plays, self.order)
-        if play is not None:
-            return play
-        return _chores(view)
+        # One pass over the legal actions, since this runs at every decision
+        # of every simulated seat: a refill at once (listed only with
+        # row_refill="manual", R3), else the first play from the first
+        # source in ``order``, else the chores of :func:`_chores`. Sources
+        # are compared by identity (hashing an Enum member runs Python code).
+        first, second, third = self.order
+        from_first: Play | None = None
+        from_second: Play | None = None
+        from_third: Play | None = None
+        fallback: Action | None = None
+        stores: list[Store] | None = None
+        for action in view.actions:
+            if type(action) is Play:
+                source = action.source
+                if source is first:
+                    if from_first is None:
+                        from_first = action
+                elif source is second:
+                    if from_second is None:
+                        from_second = action
+                elif source is third and from_third is None:
+                    from_third = action
+            elif type(action) is Refill:
+                return action  # before any play: listed after them
+            elif type(action) is Turn or type(action) is Recycle:
+                if fallback is None:
+                    fallback = action
+            elif isinstance(action, Store):  # listed only under row_storage (R6)
+                if stores is None:
+                    stores = []
+                stores.append(action)
+        if from_first is not None:
+            return from_first
+        if from_second is not None:
+            return from_second
+        if from_third is not None:
+            return from_third
+        if stores is not None:
+            store = _helpful_store(view, stores)
+            if store is not None:
+                return store
+        return fallback
 
 
 class DiscardFirst(StackFirst):
