@@ -3,7 +3,9 @@
 Every seat is driven by a :class:`~ligretto.bots.Bot`. When a seat is free
 it looks at its view (``round.view(seat)``), its bot picks an action and
 draws how long a person of its level needs for it; the action is scheduled
-at ``now + delay`` on one event queue (``heapq``) for the whole table.
+at ``now + delay``. Each seat has exactly one thing scheduled at a time, so
+the table's event queue is a slot per seat (the next due is the earliest,
+ties in the order they were scheduled).
 Actions are applied in time order against the round *as it is then*: if a
 faster seat has meanwhile put a card on the named pile, the engine refuses
 the move with ``PileTakenError`` and the card stays where it was — the race of R3,
@@ -25,7 +27,6 @@ from one seed, so a round is reproducible.
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -151,10 +152,10 @@ class _Table:
     __slots__ = (
         "aimed_at",
         "bots",
-        "generation",
-        "heap",
+        "due",
         "now",
         "observer",
+        "order",
         "pending",
         "pile_seats",
         "rnd",
@@ -171,9 +172,11 @@ class _Table:
         self.rng = rng
         self.bots: list[Bot] = list(bots)
         self.observer = observer
-        self.heap: list[tuple[float, int, int, int]] = []
+        # The seat's scheduled time and when it was scheduled (for ties): a
+        # new decision replaces the one before (a reshuffle voids it, R4).
+        self.due: list[float] = [0.0] * n
+        self.order: list[int] = [0] * n
         self.pending: list[Action | None] = [None] * n
-        self.generation = [0] * n
         self.waiting = [False] * n
         self.pile_seats: list[list[int]] = []
         self.aimed_at = [0] * n
@@ -195,7 +198,21 @@ class _Table:
                 self.aimed_at[seat] = len(self.pile_seats[action.pile])
         self.pending[seat] = action
         self.seq += 1
-        heapq.heappush(self.heap, (self.now + delay, self.seq, seat, self.generation[seat]))
+        self.due[seat] = self.now + delay
+        self.order[seat] = self.seq
+
+    def next_seat(self) -> int:
+        """The seat whose scheduled action comes first (earliest, then first scheduled)."""
+        due = self.due
+        order = self.order
+        best = 0
+        best_t = due[0]
+        best_order = order[0]
+        for seat in range(1, len(due)):
+            t = due[seat]
+            if t < best_t or (t == best_t and order[seat] < best_order):
+                best, best_t, best_order = seat, t, order[seat]
+        return best
 
 
 def simulate_round(
@@ -225,10 +242,8 @@ def simulate_round(
     # This loop runs once per action of every simulated round: it is kept
     # flat (local names, no per-decision objects beyond the view) on purpose.
     table = _Table(rnd, rng, bots, observer)
-    heap = table.heap  # (time, sequence, seat, generation)
-    pop = heapq.heappop
+    due = table.due
     pending = table.pending
-    generation = table.generation
     waiting = table.waiting
     pile_seats = table.pile_seats  # who put each card on each pile (race winners)
     aimed_at = table.aimed_at  # size of the aimed-at pile when the seat chose its play
@@ -243,16 +258,16 @@ def simulate_round(
     stuck_ended = False
     stuck_at = stuck_after  # when the guard fires: a card to the middle moves it on
 
-    if not rnd.is_over:  # (a deal can already be a deadlock, R4)
+    over = rnd.is_over  # (a deal can already be a deadlock, R4)
+    if not over:
         for seat in range(n):  # "Ligretto!": everyone starts looking at once (R3)
             table.decide(seat)
 
     total = 0
     looks = 0
-    while heap:
-        t, _, seat, gen = pop(heap)
-        if gen != generation[seat]:
-            continue  # a decision cancelled by a reshuffle
+    while not over:
+        seat = table.next_seat()
+        t = due[seat]
         if t > stuck_at:
             # Stall guard: no card to the middle for stuck_after seconds; a
             # table of bots agrees at once that it is stuck (R4).
@@ -265,7 +280,6 @@ def simulate_round(
             # reshuffled: every decision is void, everyone looks again
             stuck_at = now + stuck_after
             for other in range(n):
-                generation[other] += 1
                 table.decide(other)
             continue
         if total >= max_actions or t > max_seconds:
@@ -309,18 +323,14 @@ def simulate_round(
                 pile_seats[action.pile].append(seat)
             for other in range(n):
                 if waiting[other]:
-                    generation[other] += 1
-                    table.decide(other)
+                    table.decide(other)  # instead of its look later
         if reshuffles and type(events[-1]) is Reshuffled:
             # R4 reshuffle: every hand changed; decisions taken before are void
             stuck_at = now + stuck_after
             for other in range(n):
-                generation[other] += 1
                 if other != seat:
                     table.decide(other)
         table.decide(seat)
-    else:
-        stalled = not rnd.is_over  # cannot happen: waiting seats stay queued
 
     result = rnd.result()
     return RoundRecord(
