@@ -216,7 +216,11 @@ class StackFirst(Strategy):
         from_third: Play | None = None
         fallback: Action | None = None
         stores: list[Store] | None = None
-        for action in view.actions:
+        actions = view.actions
+        # Compiled, a list is walked by index; any other sequence by the
+        # iterator protocol, several times slower.
+        listed = actions if isinstance(actions, list) else list(actions)
+        for action in listed:
             if type(action) is Play:
                 source = action.source
                 if source is first:
