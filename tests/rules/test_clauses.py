@@ -332,8 +332,11 @@ def test_r3_race_second_play_on_the_same_pile_gets_pile_taken_and_changes_nothin
         ],
         middle=[pile("R", 3)],
     )
+    assert not r.race_lost(1, play_action("R4", 0, 0))
     r.apply(0, play_action("R4", 0, 0))
     before = r.snapshot()
+    # told without raising, as the simulator asks before it applies a play
+    assert r.race_lost(1, play_action("R4", 0, 0))
     with pytest.raises(PileTakenError) as err:
         r.apply(1, play_action("R4", 0, 0))
     assert err.value.code == "pile_taken"

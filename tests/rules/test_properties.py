@@ -16,6 +16,7 @@ from ligretto.rules import (
     Card,
     DeckKind,
     Event,
+    PileTakenError,
     Play,
     Round,
     RoundOverError,
@@ -151,8 +152,20 @@ def candidates(r: Round, seat: int, snap: dict[str, Any]) -> list[Action]:
     return out
 
 
-def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool) -> Round:
-    """Random legal play, preferring a play to the middle; checks every step."""
+def drive(
+    players: int,
+    seed: int,
+    options: RuleOptions,
+    driver: int,
+    deep: bool,
+    lost_races: list[int] | None = None,
+) -> Round:
+    """Random legal play, preferring a play to the middle; checks every step.
+
+    ``deep`` also tries every action that could be named (``candidates``) and
+    appends to ``lost_races`` how many of them were lost races at each step."""
+    if lost_races is None:
+        lost_races = []
     rng = random.Random(driver)
     r = Round.deal(players, seed, options)
     snap = check_invariants(r)
@@ -180,8 +193,23 @@ def drive(players: int, seed: int, options: RuleOptions, driver: int, deep: bool
                 assert r.snapshot() == snap
         if deep:
             check_indexes(r, snap)
+            races = 0
             for action in candidates(r, seat, snap):
                 assert r.is_legal(seat, action) == (action in legal_set), action
+                if isinstance(action, Play):
+                    # race_lost says, without raising, what apply would raise (R3)
+                    taken = False
+                    if action not in legal_set:
+                        try:
+                            r.apply(seat, action)
+                        except PileTakenError:
+                            taken = True
+                        except RuleError:
+                            pass
+                    assert r.race_lost(seat, action) == taken, action
+                    races += taken
+            assert r.snapshot() == snap
+            lost_races.append(races)
         plays = [a for a in legal if isinstance(a, Play)]
         action = rng.choice(plays or legal)
         assert Action.parse(str(action)) == action
@@ -220,6 +248,13 @@ def test_r3_legal_actions_list_exactly_what_apply_accepts(
 ) -> None:
     players, seed, options, driver = setup
     drive(players, seed, options, driver, deep=True)
+
+
+def test_r3_the_deep_check_meets_lost_races() -> None:
+    """``race_lost`` is checked on real lost races, not only on refusals."""
+    lost_races: list[int] = []
+    drive(4, 1, RuleOptions(), 3, deep=True, lost_races=lost_races)
+    assert sum(lost_races) > 0
 
 
 @settings(max_examples=examples(50), deadline=None)

@@ -426,6 +426,40 @@ class Round:
             out.append(RECYCLE)
         return out
 
+    def race_lost(self, seat: int, action: Play) -> bool:
+        """Whether :meth:`apply` would refuse ``action`` as a lost race (R3).
+
+        True exactly when ``apply(seat, action)`` raises
+        :class:`PileTakenError`: the card still lies where the play takes it
+        from, but the named pile has moved on past it (someone was faster).
+        Found without raising, for the simulator, which asks before it
+        applies a play: a raised and caught error costs more than the play.
+        """
+        pile = action.pile
+        if (
+            pile is None
+            or self._over
+            or type(seat) is not int
+            or not 0 <= seat < self._players
+            or pile >= len(self._piles)
+        ):
+            return False
+        card = action.card
+        code = card.code
+        top = self._pile_top[pile]
+        if card.deck != self._deck or top + 1 == code or top // 10 != code // 10 or top < code:
+            return False
+        if action.source is Source.ROW:
+            slot = action.slot
+            if slot is None or slot >= self._row_size:
+                return False
+            cell = self._row[seat][slot]
+        elif action.source is Source.STACK:
+            cell = self._stack[seat]
+        else:
+            cell = self._discard[seat]
+        return bool(cell) and cell[-1] == code
+
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``seat`` now."""
         try:

@@ -295,21 +295,27 @@ def simulate_round(
             table.decide(seat)  # a waiting seat looks again
             continue
         total += 1
-        try:
-            events = rnd.apply(seat, action)
-        except PileTakenError:
+        # A lost race is found before the play is applied (the refusal
+        # itself, PileTakenError, costs more than the play).
+        lost = type(action) is Play and rnd.race_lost(seat, action)
+        if not lost:
+            try:
+                events = rnd.apply(seat, action)
+            except PileTakenError:
+                lost = True
+            except RoundOverError:
+                break
+            except RuleError:
+                refused[seat] += 1  # a bot error: counted, never expected
+                table.decide(seat)
+                continue
+        if lost:
             # R3: a faster seat took the pile; the card stays where it was
             races_lost[seat] += 1
             assert type(action) is Play and action.pile is not None
             takers = pile_seats[action.pile]
             if aimed_at[seat] < len(takers):
                 races_won[takers[aimed_at[seat]]] += 1
-            table.decide(seat)
-            continue
-        except RoundOverError:
-            break
-        except RuleError:
-            refused[seat] += 1  # a bot error: counted, never expected
             table.decide(seat)
             continue
         actions[seat] += 1
