@@ -71,7 +71,10 @@ DEFAULT_MAX_ACTIONS = 20_000
 DEFAULT_STUCK_AFTER = 300.0
 
 Observer = Callable[[float, int, Round, BotView, Decision], None]
-"""Called at every decision: ``(time, seat, round, view, decision)`` (tests)."""
+"""Called at every decision: ``(time, seat, round, view, decision)`` (tests).
+
+The view is the seat's, looked through again at its next decision: read
+it during the call, do not keep it."""
 
 
 class SeatSight:
@@ -83,18 +86,26 @@ class SeatSight:
     read of ``seats`` or ``middle``, from the watcher's view
     (``round.view(None)``, which does not compute anyone's legal actions).
     It must be read before the round moves on (the simulator asks the bot
-    at once).
+    at once); the simulator keeps one per seat and points it at the round
+    as it is now before each decision (:meth:`look`).
     """
 
-    __slots__ = ("_plays", "_public", "_round", "actions", "options", "viewer")
+    __slots__ = ("_plays", "_public", "_round", "_seat", "actions", "options", "viewer")
 
     def __init__(self, rnd: Round, seat: int) -> None:
         self._round = rnd
+        self._seat = seat
         self.viewer: int | None = seat
         self.options = rnd.options
         self.actions: Sequence[Action] = rnd.legal_actions(seat)
         self._plays: list[Play] | None = None
         self._public: TableView | None = None
+
+    def look(self) -> None:
+        """The seat looks again: what it sees now (a decision's view, reused)."""
+        self.actions = self._round.legal_actions(self._seat)
+        self._plays = None
+        self._public = None
 
     @property
     def plays(self) -> Sequence[Play]:
@@ -161,6 +172,7 @@ class _Table:
         "rnd",
         "rng",
         "seq",
+        "sights",
         "waiting",
     )
 
@@ -182,10 +194,13 @@ class _Table:
         self.aimed_at = [0] * n
         self.seq = 0
         self.now = 0.0
+        # One view per seat, looked through again at each of its decisions.
+        self.sights = [SeatSight(rnd, seat) for seat in range(n)]
 
     def decide(self, seat: int) -> None:
         """The seat looks at the table now and schedules what it does."""
-        view = SeatSight(self.rnd, seat)
+        view = self.sights[seat]
+        view.look()
         action, delay = self.bots[seat].timed(view, self.rng)
         if self.observer is not None:
             self.observer(self.now, seat, self.rnd, view, Decision(action, delay))
