@@ -106,6 +106,14 @@ def _chores(view: BotView) -> Action | None:
             if stores is None:
                 stores = []
             stores.append(action)
+    return _store_else(view, stores, fallback)
+
+
+def _store_else(
+    view: BotView, stores: list[Store] | None, fallback: Action | None
+) -> Action | None:
+    """The row-storage move worth making among ``stores`` (R6,
+    :func:`_helpful_store`), else ``fallback`` (turn or recycle, R3)."""
     if stores is not None:
         store = _helpful_store(view, stores)
         if store is not None:
@@ -246,11 +254,7 @@ class StackFirst(Strategy):
             return from_second
         if from_third is not None:
             return from_third
-        if stores is not None:
-            store = _helpful_store(view, stores)
-            if store is not None:
-                return store
-        return fallback
+        return _store_else(view, stores, fallback)
 
 
 class DiscardFirst(StackFirst):
