@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
@@ -49,6 +48,7 @@ from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
+from ligretto.web.play.collector import CollectorSchedule
 from ligretto.web.qr import qr_svg
 
 log = logging.getLogger(__name__)
@@ -119,9 +119,6 @@ class PlayRoute(APIRoute):
 
 router = APIRouter(route_class=PlayRoute)
 
-GC_YOUNG_THRESHOLD = 50_000
-GC_MIDDLE_THRESHOLD = 50
-
 # Refusals for flooding that are still answered before the socket closes.
 _MAX_STRIKES = 200
 
@@ -147,15 +144,10 @@ def start_tables(
     """
     settings = settings or getattr(app.state, "table_settings", None)
     registry = TableRegistry(scorekeeper=scorekeeper, settings=settings, store=store)
-    # Real-time play: the cyclic garbage collector stops every table while
-    # it runs, and on a server's large heap each object it visits costs
-    # about a microsecond (benchmarks/live.py prints every pause). The
-    # default young-generation threshold (700) meant hundreds of collections
-    # a minute; at 50,000 there are a few, of a few ms at 1,000 seats. The
-    # middle generation, whose walk takes 0.1-0.4 s at 2,000 seats, is
-    # collected after 50 of them instead of 10: minutes apart, not seconds
-    # (p99 at 2,000 seats about half; docs/online-play.md).
-    gc.set_threshold(GC_YOUNG_THRESHOLD, GC_MIDDLE_THRESHOLD, gc.get_threshold()[2])
+    # Real-time play: the collector's pauses stop every table (collector.py).
+    schedule = CollectorSchedule()
+    schedule.start()
+    app.state.collector = schedule
     app.state.tables = registry
     return registry
 
@@ -165,6 +157,9 @@ async def stop_tables(app: FastAPI) -> None:
     registry: TableRegistry | None = getattr(app.state, "tables", None)
     if registry is not None:
         await registry.stop()
+    schedule: CollectorSchedule | None = getattr(app.state, "collector", None)
+    if schedule is not None:
+        await schedule.stop()
 
 
 #: Seconds after which a request for a table another process serves is

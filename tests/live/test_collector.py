@@ -1,0 +1,109 @@
+"""The serving process's collector schedule (ligretto.web.play.collector):
+short young collections, survivors frozen, everything collected now and then,
+and the collector handed back as it was found."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ligretto.web.play.collector import YOUNG, CollectorSchedule
+
+from .conftest import make_app
+
+
+class Node:
+    """Something that can sit in a reference cycle and be watched dying."""
+
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def _cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_it_sets_the_young_threshold_and_puts_the_old_one_back() -> None:
+    before = gc.get_threshold()
+
+    async def scenario() -> None:
+        schedule = CollectorSchedule(young=1234, freeze_every=0.01, full_every=10)
+        schedule.start()
+        assert gc.get_threshold() == (1234, before[1], before[2])
+        await asyncio.sleep(0.05)
+        assert schedule.freezes >= 1
+        assert gc.get_freeze_count() > 0
+        await schedule.stop()
+
+    asyncio.run(scenario())
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0  # nothing stays out of the collector's sight
+
+
+def test_a_frozen_cycle_waits_for_the_full_collection_and_is_freed_then() -> None:
+    schedule = CollectorSchedule(freeze_every=1, full_every=1)
+    try:
+        gc.collect()
+        dead = _cycle()  # garbage already, but the collector has not seen it
+        schedule.freeze()
+        gc.collect()
+        assert dead() is not None, "a frozen cycle is not collected"
+        schedule.collect_all()
+        assert dead() is None
+        assert schedule.full_collections == 1
+    finally:
+        gc.unfreeze()
+
+
+def test_what_reference_counts_free_is_freed_while_frozen() -> None:
+    schedule = CollectorSchedule()
+    try:
+        node = Node()
+        alive = weakref.ref(node)
+        schedule.freeze()
+        del node
+        assert alive() is None
+    finally:
+        gc.unfreeze()
+
+
+def test_the_schedule_collects_everything_on_time() -> None:
+    async def scenario() -> None:
+        schedule = CollectorSchedule(freeze_every=0.01, full_every=0.03)
+        schedule.start()
+        dead = _cycle()
+        await asyncio.sleep(0.2)
+        await schedule.stop()
+        assert schedule.full_collections >= 1
+        assert dead() is None
+
+    asyncio.run(scenario())
+
+
+def test_two_apps_in_one_process_share_the_collector() -> None:
+    before = gc.get_threshold()
+    first = TestClient(make_app())
+    second = TestClient(make_app())
+    with first:
+        assert gc.get_threshold()[0] == YOUNG
+        with second:
+            assert gc.get_threshold()[0] == YOUNG
+        assert gc.get_threshold()[0] == YOUNG  # the first app still serves
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize(
+    ("young", "freeze_every", "full_every"), [(0, 1, 1), (10, 0, 1), (10, 2, 1)]
+)
+def test_a_schedule_that_cannot_work_is_refused(
+    young: int, freeze_every: float, full_every: float
+) -> None:
+    with pytest.raises(ValueError):
+        CollectorSchedule(young=young, freeze_every=freeze_every, full_every=full_every)
