@@ -1,15 +1,21 @@
 """One client connection as the table sees it: an outbox, never a socket.
 
-The table never awaits a client.  It puts finished JSON text into the
-connection's bounded outbox and moves on; the transport (the WebSocket
-route) drains the outbox in its own task.  A client too slow to keep up
-fills its outbox and is dropped instead of slowing the table down.
+The table never awaits a client.  It hands finished JSON text to the
+connection and moves on.  While the socket keeps up, the transport's
+:attr:`Connection.writer` writes it at once, in the table's own step (a
+message no longer waits for a task of its own to be woken: that hop cost
+more than the write).  Otherwise it goes into the connection's bounded
+outbox, which the transport (the WebSocket route) drains in its own task,
+in order.  A client too slow to keep up fills its outbox and is dropped
+instead of slowing the table down.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 from ligretto.live.ratelimit import TokenBucket
 
@@ -30,6 +36,10 @@ CLOSE_GONE = 4410
 
 _ids = itertools.count(1)
 
+#: Writes one message now, without waiting; False if it could not start
+#: (the message then waits in the outbox).  Set by the transport.
+Writer = Callable[[str], bool]
+
 
 class Connection:
     """A joined (or joining) client of one table."""
@@ -44,14 +54,20 @@ class Connection:
         "outbox",
         "overflowed",
         "seat",
+        "sending",
         "strikes",
         "taken_over",
+        "writer",
     )
 
     def __init__(self, *, rate: float = 20.0, burst: float = 30.0) -> None:
         self.id = next(_ids)
-        # ``None`` in the outbox tells the sender to close the socket.
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_SIZE)
+        # ``None`` in the outbox tells the sender to close the socket; an
+        # :class:`InFlight` is a write that began at once and must finish first.
+        self.outbox: asyncio.Queue[str | InFlight | None] = asyncio.Queue(OUTBOX_SIZE)
+        self.writer: Writer | None = None
+        # The transport's task is writing a message it took from the outbox.
+        self.sending = False
         self.bucket = TokenBucket(rate, burst)
         self.joined = False
         self.seat: int | None = None
@@ -67,8 +83,12 @@ class Connection:
         self.close_code = CLOSE_NORMAL
 
     def send(self, text: str) -> None:
-        """Queue one message; a full outbox marks the client as too slow."""
+        """Write one message at once if nothing waits before it, else queue
+        it; a full outbox marks the client as too slow."""
         if self.overflowed:
+            return
+        writer = self.writer
+        if writer is not None and not self.sending and self.outbox.empty() and writer(text):
             return
         try:
             self.outbox.put_nowait(text)
@@ -82,3 +102,14 @@ class Connection:
             self.outbox.put_nowait(None)
         except asyncio.QueueFull:
             self.overflowed = True
+
+
+class InFlight:
+    """A write that began at once and then had to wait (the socket's buffer
+    was full): the transport's task goes on with it before anything else."""
+
+    __slots__ = ("coroutine", "waiting")
+
+    def __init__(self, coroutine: Any, waiting: Any) -> None:
+        self.coroutine = coroutine  # the send, started by hand
+        self.waiting = waiting  # what it waits for (a future)

@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Coroutine
+import types
+from collections.abc import Callable, Coroutine, Generator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -29,6 +30,7 @@ from ligretto.live.connection import (
     CLOSE_POLICY,
     CLOSE_TRY_AGAIN,
     Connection,
+    InFlight,
 )
 from ligretto.live.persistence import INCOMPATIBLE
 from ligretto.live.protocol import (
@@ -343,18 +345,72 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
 # --------------------------------------------------------------------------
 
 
+def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], bool]:
+    """Write a message in the caller's step, without a task of its own.
+
+    The send is started by hand.  While the socket keeps up it ends without
+    ever waiting (the message is written); if it has to wait (the socket's
+    buffer is full: a slow reader), the transport's task goes on with it,
+    and what the table sends meanwhile waits in the outbox behind it.
+    """
+
+    def write(text: str) -> bool:
+        send = websocket.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return True
+        except Exception:
+            # The client went away (the receiving side tells the table);
+            # whatever the reason, one socket must not break a broadcast.
+            conn.writer = None
+            return True
+        conn.outbox.put_nowait(InFlight(send, waiting))  # the outbox was empty
+        return True
+
+    return write
+
+
+@types.coroutine
+def _go_on(send: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
+    """Await the rest of a coroutine that was started by hand and is waiting
+    for ``waiting``: what it waits for is passed up to the running task, and
+    what the task is woken with is passed back down."""
+    while True:
+        try:
+            woken = yield waiting
+        except BaseException as exc:  # cancelled: the send is told, too
+            try:
+                waiting = send.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting = send.send(woken)
+            except StopIteration:
+                return
+
+
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
-    """Send what the table queued for this connection, in order."""
+    """Send what waits in this connection's outbox, in order."""
     try:
         while True:
-            text = await conn.outbox.get()
-            if text is None or conn.overflowed:
+            item = await conn.outbox.get()
+            if item is None or conn.overflowed:
+                conn.writer = None
                 with contextlib.suppress(Exception):
                     await websocket.close(CLOSE_POLICY if conn.overflowed else conn.close_code)
                 return
-            await websocket.send_text(text)
+            conn.sending = True
+            if isinstance(item, InFlight):
+                await _go_on(item.coroutine, item.waiting)
+            else:
+                await websocket.send_text(item)
+            conn.sending = False
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # the client went away; the receiving side tells the table
+    finally:
+        conn.writer = None
 
 
 @router.websocket("/play/{code}/ws")
@@ -389,6 +445,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(CLOSE_GONE if closed is not None else CLOSE_NO_TABLE)
         return
     conn = Connection()
+    conn.writer = _writer(websocket, conn)
     sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
     try:
         while not sender.done():
