@@ -201,6 +201,13 @@ class Stats:
         return self.window_start <= now < self.window_end
 
 
+async def _quietly(coroutine: Any) -> None:
+    """A send or close that meets the socket already closed (the run is
+    ending) is no error of the server's."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await coroutine
+
+
 class SeatClient:
     """One seat played like a person over its own WebSocket.
 
@@ -258,7 +265,7 @@ class SeatClient:
             stats.connected -= 1
 
     def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine)
+        task = asyncio.get_running_loop().create_task(_quietly(coroutine))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
