@@ -36,9 +36,9 @@ CLOSE_GONE = 4410
 
 _ids = itertools.count(1)
 
-#: Writes one message now, without waiting; False if it could not start
-#: (the message then waits in the outbox).  Set by the transport.
-Writer = Callable[[str], bool]
+#: Takes one message into the socket now, without waiting (a write that
+#: has to wait is put in front of the outbox by it).  Set by the transport.
+Writer = Callable[[str], None]
 
 
 class Connection:
@@ -88,7 +88,8 @@ class Connection:
         if self.overflowed:
             return
         writer = self.writer
-        if writer is not None and not self.sending and self.outbox.empty() and writer(text):
+        if writer is not None and not self.sending and self.outbox.empty():
+            writer(text)
             return
         try:
             self.outbox.put_nowait(text)

@@ -345,7 +345,7 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
 # --------------------------------------------------------------------------
 
 
-def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], bool]:
+def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
     """Write a message in the caller's step, without a task of its own.
 
     The send is started by hand.  While the socket keeps up it ends without
@@ -354,19 +354,18 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], bool]:
     and what the table sends meanwhile waits in the outbox behind it.
     """
 
-    def write(text: str) -> bool:
+    def write(text: str) -> None:
         send = websocket.send_text(text)
         try:
             waiting = send.send(None)
         except StopIteration:
-            return True
+            return
         except Exception:
             # The client went away (the receiving side tells the table);
             # whatever the reason, one socket must not break a broadcast.
             conn.writer = None
-            return True
+            return
         conn.outbox.put_nowait(InFlight(send, waiting))  # the outbox was empty
-        return True
 
     return write
 
@@ -397,7 +396,8 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
         while True:
             item = await conn.outbox.get()
             if item is None or conn.overflowed:
-                conn.writer = None
+                if isinstance(item, InFlight):
+                    item.coroutine.close()  # dropped with the client
                 with contextlib.suppress(Exception):
                     await websocket.close(CLOSE_POLICY if conn.overflowed else conn.close_code)
                 return
