@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ligretto.store.database import busy_guard, writer
@@ -118,23 +118,31 @@ class LiveTableStore:
             return
         now = datetime.now(UTC)
         with busy_guard(), self._writer.begin() as conn:
-            for code, state in states.items():
-                values = {
-                    "code": code,
-                    "status": OPEN,
-                    "closed_reason": None,
-                    "state": json.dumps(state, separators=(",", ":")),
-                    "owner": self.owner,
-                    "lease_until": self._until(now),
-                    "created_at": now,
-                    "updated_at": now,
-                }
-                conn.execute(_upsert(conn.dialect.name, values))
+            statements = _statements(conn.dialect.name)
+            if states:
+                until = self._until(now)
                 conn.execute(
-                    delete(LiveActionRow).where(
-                        LiveActionRow.code == code,
-                        LiveActionRow.round_no != int(state.get("round_no", 0)),
-                    )
+                    statements.upsert,
+                    [
+                        {
+                            "code": code,
+                            "status": OPEN,
+                            "closed_reason": None,
+                            "state": json.dumps(state, separators=(",", ":")),
+                            "owner": self.owner,
+                            "lease_until": until,
+                            "created_at": now,
+                            "updated_at": now,
+                        }
+                        for code, state in states.items()
+                    ],
+                )
+                conn.execute(
+                    statements.drop_other_rounds,
+                    [
+                        {"b_code": code, "b_round": int(state.get("round_no", 0))}
+                        for code, state in states.items()
+                    ],
                 )
             latest = {code: int(state.get("round_no", 0)) for code, state in states.items()}
             owned = self._owned(conn, {a.code for a in actions} | set(closes))
@@ -152,7 +160,7 @@ class LiveTableStore:
             ]
             if rows:
                 # A batch written again after a failure must not fail twice.
-                conn.execute(_insert_new(conn.dialect.name), rows)
+                conn.execute(statements.insert_new, rows)
             for code, reason in closes.items():
                 if code in owned:
                     _close(conn, code, reason)
@@ -161,7 +169,7 @@ class LiveTableStore:
         if not codes:
             return set()
         rows = conn.execute(
-            select(LiveTableRow.code).where(LiveTableRow.code.in_(codes), self._mine())
+            _statements(conn.dialect.name).owned, {"b_codes": list(codes), "b_owner": self.owner}
         )
         return {code for (code,) in rows}
 
@@ -331,19 +339,58 @@ def _close(conn: Connection, code: str, reason: str | None) -> None:
     conn.execute(delete(LiveActionRow).where(LiveActionRow.code == code))
 
 
+@dataclass(frozen=True, slots=True)
+class _BatchStatements:
+    """The statements of a journal batch, built once per dialect: each batch
+    runs them for many rows at once (building a statement per row cost
+    more than the database's own work)."""
+
+    upsert: Any
+    drop_other_rounds: Any
+    insert_new: Any
+    owned: Any
+
+
+_BATCH_STATEMENTS: dict[str, _BatchStatements] = {}
+
+
+def _statements(dialect: str) -> _BatchStatements:
+    built = _BATCH_STATEMENTS.get(dialect)
+    if built is None:
+        built = _BATCH_STATEMENTS[dialect] = _BatchStatements(
+            upsert=_upsert(dialect),
+            drop_other_rounds=delete(LiveActionRow).where(
+                LiveActionRow.code == bindparam("b_code"),
+                LiveActionRow.round_no != bindparam("b_round"),
+            ),
+            insert_new=_insert_new(dialect),
+            owned=select(LiveTableRow.code).where(
+                LiveTableRow.code.in_(bindparam("b_codes", expanding=True)),
+                LiveTableRow.owner == bindparam("b_owner"),
+            ),
+        )
+    return built
+
+
 def _insert_new(dialect: str) -> Any:
     if dialect == "postgresql":
         return postgresql.insert(LiveActionRow).on_conflict_do_nothing()
     return sqlite.insert(LiveActionRow).on_conflict_do_nothing()
 
 
-def _upsert(dialect: str, values: dict[str, Any]) -> Any:
-    """Insert the table row, or replace its state (keeping ``created_at``) —
-    only where this process owns it."""
-    changed = {k: values[k] for k in ("status", "closed_reason", "state", "updated_at")}
-    mine = LiveTableRow.owner == values["owner"]
-    if dialect == "postgresql":
-        pg = postgresql.insert(LiveTableRow).values(**values)
-        return pg.on_conflict_do_update(index_elements=["code"], set_=changed, where=mine)
-    lite = sqlite.insert(LiveTableRow).values(**values)
-    return lite.on_conflict_do_update(index_elements=["code"], set_=changed, where=mine)
+def _upsert(dialect: str) -> Any:
+    """Insert a table row, or replace its state (keeping ``created_at``) —
+    only where the writing process owns it (the row's ``owner``)."""
+    insert = (
+        postgresql.insert(LiveTableRow) if dialect == "postgresql" else sqlite.insert(LiveTableRow)
+    )
+    excluded = insert.excluded
+    changed = {
+        "status": excluded.status,
+        "closed_reason": excluded.closed_reason,
+        "state": excluded.state,
+        "updated_at": excluded.updated_at,
+    }
+    return insert.on_conflict_do_update(
+        index_elements=["code"], set_=changed, where=LiveTableRow.owner == excluded.owner
+    )
