@@ -18,6 +18,7 @@ from functools import partial
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
+from ligretto.store.errors import StoreBusyError
 from ligretto.tafel.errors import TafelError
 
 log = logging.getLogger(__name__)
@@ -59,18 +60,28 @@ class TafelRecorder:
         restart).  With a ``group`` the game joins it as it opens."""
 
         async def open_it() -> tuple[str, str] | None:
-            try:
-                game_id, token = await asyncio.to_thread(
-                    self.scorekeeper.create_game,
-                    names,
-                    end,
-                    deck=options.deck,
-                    row_storage=options.row_storage,
-                    group=group,
-                )
-            except Exception:
-                log.exception("table %s: opening its Tafel game failed", self.code)
-                return None
+            for pause in (*RETRY_PAUSES, None):
+                try:
+                    game_id, token = await asyncio.to_thread(
+                        self.scorekeeper.create_game,
+                        names,
+                        end,
+                        deck=options.deck,
+                        row_storage=options.row_storage,
+                        group=group,
+                    )
+                    break
+                except StoreBusyError:
+                    # Nothing was written (many tables opening at once keep
+                    # the database busy): safe to try again, and the game's
+                    # rounds wait for it (T1).
+                    if pause is None:
+                        log.exception("table %s: opening its Tafel game failed", self.code)
+                        return None
+                    await asyncio.sleep(pause)
+                except Exception:
+                    log.exception("table %s: opening its Tafel game failed", self.code)
+                    return None
             self._link = (game_id, token)
             self._post(lambda: opened(game_id, token))
             return game_id, token
