@@ -128,7 +128,7 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str, keep_tables: bool = True) -> None:
+def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto") -> None:
     import uvicorn
 
     from ligretto.live.table import TableSettings
@@ -156,6 +156,7 @@ def serve(port: int, data_dir: str, keep_tables: bool = True) -> None:
         ws_max_size=65536,
         backlog=4096,
         timeout_graceful_shutdown=2,
+        loop=loop,  # type: ignore[arg-type]
     )
 
     async def run() -> None:
@@ -183,6 +184,7 @@ def serve(port: int, data_dir: str, keep_tables: bool = True) -> None:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, answered moves
+    answered_at: list[float] = field(default_factory=list)  # when each was answered
     accepted: int = 0
     races_lost: int = 0
     other_refusals: int = 0
@@ -304,6 +306,7 @@ class SeatClient:
                 answered = time.perf_counter()
                 if stats.measuring(answered):
                     stats.latencies.append(answered - pending[1])
+                    stats.answered_at.append(answered - stats.window_start)
                     if kind == "events":
                         stats.accepted += 1
                     elif '"code":"pile_taken"' in text:
@@ -432,11 +435,17 @@ def main() -> None:
         "--proxy", action="store_true", help="through HAProxy also with one process"
     )
     parser.add_argument(
-        "--serve", nargs=3, metavar=("PORT", "DATA_DIR", "KEEP"), help=argparse.SUPPRESS
+        "--server-loop",
+        choices=["auto", "asyncio", "uvloop"],
+        default="auto",
+        help="the servers' event loop (auto: uvloop when installed, as `ligretto serve`)",
+    )
+    parser.add_argument(
+        "--serve", nargs=4, metavar=("PORT", "DATA_DIR", "KEEP", "LOOP"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1], args.serve[2] == "1")
+        serve(int(args.serve[0]), args.serve[1], args.serve[2] == "1", args.serve[3])
         return
     if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
@@ -457,6 +466,7 @@ def main() -> None:
                     str(port),
                     data_dir,
                     "0" if args.no_keep_tables else "1",
+                    args.server_loop,
                 ],
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
@@ -540,6 +550,7 @@ def main() -> None:
         f"p90 {percentile(ms, 0.90):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
         f"max {max(ms):.1f} ms"
     )
+    print(_tail_by_second(stats))
     if min(server_cpu) >= 0:
         each = " + ".join(f"{cpu / wall * 100:.0f}" for cpu in server_cpu)
         print(
@@ -560,6 +571,22 @@ def main() -> None:
         )
     if proxied:
         print(f"through HAProxy to {args.processes} process(es) (deploy/haproxy.cfg)")
+
+
+def _tail_by_second(stats: Stats) -> str:
+    """Whether the slow answers come in bursts (a pause) or all along (a
+    busy server): each second's p99, and the seconds the slowest 1 % fell in."""
+    by_second: dict[int, list[float]] = {}
+    for at, latency in zip(stats.answered_at, stats.latencies, strict=True):
+        by_second.setdefault(int(at), []).append(latency * 1000)
+    p99s = sorted(percentile(values, 0.99) for values in by_second.values())
+    cut = percentile(stats.latencies, 0.99) * 1000
+    slow = {s for s, values in by_second.items() if max(values) >= cut}
+    return (
+        f"each second's p99: median {statistics.median(p99s):.1f} ms, "
+        f"worst {p99s[-1]:.1f} ms; the slowest 1 % fell in {len(slow)} of "
+        f"{len(by_second)} seconds"
+    )
 
 
 def _run_loop(main: Any) -> Any:
