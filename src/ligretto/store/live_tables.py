@@ -182,23 +182,22 @@ class LiveTableStore:
             return set()
         now = datetime.now(UTC)
         with busy_guard(), self._writer.begin() as conn:
+            statements = _statements(conn.dialect.name)
             kept = {
                 code
                 for (code,) in conn.execute(
-                    update(LiveTableRow)
-                    .where(
-                        LiveTableRow.code.in_(wanted),
-                        LiveTableRow.status == OPEN,
-                        self._mine(),
-                    )
-                    .values(lease_until=self._until(now))
-                    .returning(LiveTableRow.code)
+                    statements.renew,
+                    {
+                        "b_codes": list(wanted),
+                        "b_owner": self.owner,
+                        "b_until": self._until(now),
+                    },
                 )
             }
             others = wanted - kept
             if not others:
                 return set()
-            rows = conn.execute(select(LiveTableRow.code).where(LiveTableRow.code.in_(others)))
+            rows = conn.execute(statements.known, {"b_codes": list(others)})
             return {code for (code,) in rows}
 
     def release(self, codes: Iterable[str]) -> None:
@@ -341,14 +340,18 @@ def _close(conn: Connection, code: str, reason: str | None) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _BatchStatements:
-    """The statements of a journal batch, built once per dialect: each batch
-    runs them for many rows at once (building a statement per row cost
-    more than the database's own work)."""
+    """The statements of a journal batch and of the lease renewal, built once
+    per dialect and run for many rows at once: building a statement per row
+    (or one with a literal per table) cost more than the database's own
+    work, and it holds the interpreter while the tables wait."""
 
     upsert: Any
     drop_other_rounds: Any
     insert_new: Any
     owned: Any
+    # The lease renewal's (every few seconds, for every table of the process).
+    renew: Any
+    known: Any
 
 
 _BATCH_STATEMENTS: dict[str, _BatchStatements] = {}
@@ -367,6 +370,17 @@ def _statements(dialect: str) -> _BatchStatements:
             owned=select(LiveTableRow.code).where(
                 LiveTableRow.code.in_(bindparam("b_codes", expanding=True)),
                 LiveTableRow.owner == bindparam("b_owner"),
+            ),
+            renew=update(LiveTableRow)
+            .where(
+                LiveTableRow.code.in_(bindparam("b_codes", expanding=True)),
+                LiveTableRow.status == OPEN,
+                LiveTableRow.owner == bindparam("b_owner"),
+            )
+            .values(lease_until=bindparam("b_until"))
+            .returning(LiveTableRow.code),
+            known=select(LiveTableRow.code).where(
+                LiveTableRow.code.in_(bindparam("b_codes", expanding=True))
             ),
         )
     return built
