@@ -1,26 +1,43 @@
 """Messages are written in the table's own step while the socket keeps up,
-and queued, in order, behind a write that has to wait (a slow reader)."""
+and queued, in order, behind a write that has to wait (a slow reader).
+
+Each test runs twice: writing through Starlette's ``send_text``, and with
+the server's own ``send`` that the app hands over in the scope
+(:mod:`ligretto.web.direct_send`)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
+
 from ligretto.live.connection import OUTBOX_SIZE, Connection
+from ligretto.web.direct_send import SCOPE_KEY
 from ligretto.web.play.routes import _pump, _writer
 
 
 class FakeSocket:
     """Like uvicorn's: a send waits while the transport's buffer is full."""
 
-    def __init__(self) -> None:
+    def __init__(self, direct: bool) -> None:
         self.sent: list[str] = []
         self.writable = asyncio.Event()
         self.writable.set()
         self.closed: int | None = None
         self.broken = False
+        self.direct = direct
+        self.scope: dict[str, Any] = {SCOPE_KEY: self._server_send} if direct else {}
+
+    async def _server_send(self, message: dict[str, Any]) -> None:
+        assert message["type"] == "websocket.send"
+        await self._write(message["text"])
 
     async def send_text(self, text: str) -> None:
+        assert not self.direct, "a message went through Starlette"
+        await self._write(text)
+
+    async def _write(self, text: str) -> None:
         await self.writable.wait()
         if self.broken:
             raise OSError("connection reset")
@@ -30,8 +47,16 @@ class FakeSocket:
         self.closed = code
 
 
+DIRECT = False
+
+
+@pytest.fixture(autouse=True, params=["starlette", "direct"])
+def _path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(globals(), "DIRECT", request.param == "direct")
+
+
 def _connect() -> tuple[FakeSocket, Connection, asyncio.Task[None]]:
-    socket = FakeSocket()
+    socket = FakeSocket(DIRECT)
     conn = Connection()
     ws: Any = socket
     conn.writer = _writer(ws, conn)

@@ -17,6 +17,7 @@ from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.routes import router as api_router
+from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import router as health_router
 from ligretto.web.limits import BodySizeLimit
 from ligretto.web.pages import ERROR_PAGES
@@ -104,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # Which process answered, for a proxy's routing by table code (docs/deploy.md).
     app.add_middleware(ProcessHeader, process_id=settings.process_id)
+    # Outside all of them: an open WebSocket writes its messages unwrapped.
+    app.add_middleware(DirectSend)
     app.include_router(health_router)  # /healthz, for the proxy's health checks
     app.include_router(api_router)
 

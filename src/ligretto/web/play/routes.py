@@ -50,6 +50,7 @@ from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
+from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
 from ligretto.web.play.collector import CollectorSchedule
 from ligretto.web.qr import qr_svg
 
@@ -345,6 +346,20 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
 # --------------------------------------------------------------------------
 
 
+def _text_sender(websocket: WebSocket) -> Callable[[str], Coroutine[Any, Any, None]]:
+    """How this socket's messages are written: with the server's own
+    ``send`` when the app hands it over (:mod:`ligretto.web.direct_send`),
+    else through Starlette."""
+    direct = websocket.scope.get(DIRECT_SEND)
+    if direct is None:
+        return websocket.send_text
+
+    def send_text(text: str) -> Coroutine[Any, Any, None]:
+        return direct({"type": "websocket.send", "text": text})  # type: ignore[no-any-return]
+
+    return send_text
+
+
 def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
     """Write a message in the caller's step, without a task of its own.
 
@@ -354,8 +369,10 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
     and what the table sends meanwhile waits in the outbox behind it.
     """
 
+    send_text = _text_sender(websocket)
+
     def write(text: str) -> None:
-        send = websocket.send_text(text)
+        send = send_text(text)
         try:
             waiting = send.send(None)
         except StopIteration:
@@ -392,6 +409,7 @@ def _go_on(send: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any,
 
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
     """Send what waits in this connection's outbox, in order."""
+    send_text = _text_sender(websocket)
     try:
         while True:
             item = await conn.outbox.get()
@@ -405,7 +423,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             if isinstance(item, InFlight):
                 await _go_on(item.coroutine, item.waiting)
             else:
-                await websocket.send_text(item)
+                await send_text(item)
             conn.sending = False
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # the client went away; the receiving side tells the table
