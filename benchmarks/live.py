@@ -133,6 +133,7 @@ def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto"
 
     from ligretto.live.table import TableSettings
     from ligretto.web.app import create_app
+    from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings
 
     _raise_fd_limit()
@@ -153,7 +154,8 @@ def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto"
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=65536,
+        # What `ligretto serve` runs with (message limit, pings every 20 s).
+        **uvicorn_options(),
         backlog=4096,
         timeout_graceful_shutdown=2,
         loop=loop,  # type: ignore[arg-type]
