@@ -14,7 +14,7 @@ import pytest
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.encoder import view_dict
-from ligretto.live.protocol import EventsMessage, Join, Move, ViewMessage
+from ligretto.live.protocol import EventsMessage, Join, Move, Ping, ViewMessage
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
@@ -368,3 +368,46 @@ def test_a_bot_that_loses_a_race_plans_again() -> None:
     log = asyncio.run(asyncio.wait_for(scenario(), 30))
     assert log[0] == (0, "play R2 row0 p0")
     assert (1, "play R2 row0 p0") not in log  # that pile was gone: it did something else
+
+
+class Outbox(Connection):
+    """A connection that keeps what it was sent, as text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def test_a_message_to_an_idle_table_is_handled_at_once_and_otherwise_in_order() -> None:
+    """The transport's step handles a message when nothing waits before it;
+    behind a waiting command it queues, so the order stays the order of
+    arrival (R3)."""
+
+    async def scenario() -> None:
+        table = Table("ONCE", seats=2, options=RuleOptions(), end=EndCondition(), host_token="h")
+        before_start = Outbox()
+        table.submit(before_start, Ping(type="ping", t=1.0))
+        assert before_start.texts == []  # no actor yet: queued for it
+        table.start_task()
+        await settled(table)
+        assert len(before_start.texts) == 1
+        idle = Outbox()
+        table.submit(idle, Ping(type="ping", t=2.0))
+        assert len(idle.texts) == 1 and '"pong"' in idle.texts[0]  # at once
+        order: list[str] = []
+        table.call(lambda: order.append("call"))  # waits in the queue
+        behind = Outbox()
+        table.submit(behind, Ping(type="ping", t=3.0))
+        assert behind.texts == []  # behind the call, not before it
+        table.call(lambda: order.append(f"after the ping: {len(behind.texts)}"))
+        await settled(table)
+        assert order == ["call", "after the ping: 1"]
+        await table.stop()
+        stopped = Outbox()
+        table.submit(stopped, Ping(type="ping", t=4.0))
+        assert stopped.texts == []  # the table is gone: nothing handles it
+
+    asyncio.run(scenario())

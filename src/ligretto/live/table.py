@@ -290,8 +290,19 @@ class Table:
         return table_state(self)
 
     def submit(self, conn: Connection, message: ClientMessage) -> None:
-        """Queue a validated client message (called by the transport)."""
-        self.queue.put_nowait(_FromClient(conn, message))
+        """A validated client message (called by the transport).
+
+        Handled at once when nothing waits in the queue and the actor runs:
+        the actor would take it next, and handling a command never awaits,
+        so the order is the one the queue would give (R3: the first move to
+        arrive wins) and the table's task is not woken for every move.
+        """
+        command = _FromClient(conn, message)
+        task = self._task
+        if self.queue.empty() and task is not None and not task.done():
+            self._run_command(command)
+        else:
+            self.queue.put_nowait(command)
 
     def left(self, conn: Connection) -> None:
         """The transport lost this connection."""
@@ -331,10 +342,7 @@ class Table:
                 command = await self.queue.get()
                 if isinstance(command, _StopTable):
                     break
-                try:
-                    self._handle(command)
-                except Exception:  # pragma: no cover - a bug must not end the table
-                    log.exception("table %s: command %r failed", self.code, command)
+                self._run_command(command)
         finally:
             if self._recorder is not None:
                 self._recorder.cancel()
@@ -343,6 +351,12 @@ class Table:
             self._timers.clear()
             for conn in self.seating.connections():
                 conn.close()
+
+    def _run_command(self, command: _Command) -> None:
+        try:
+            self._handle(command)
+        except Exception:  # pragma: no cover - a bug must not end the table
+            log.exception("table %s: command %r failed", self.code, command)
 
     def _later(self, delay: float, command: _Command) -> TimerHandle:
         handle: TimerHandle
