@@ -32,33 +32,6 @@ class BusyOnce(TafelScoreKeeper):
         return super().record_round(game_id, token, stacks, middle, number=number)
 
 
-def test_a_busy_database_delays_a_round_but_does_not_lose_it(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'tafel.db'}")
-    migrate(engine)
-    keeper = BusyOnce(TafelService(engine))
-
-    opened: list[str] = []
-
-    async def scenario() -> list[Standing | None]:
-        answers: list[Standing | None] = []
-        recorder = TafelRecorder(keeper, "TEST", lambda fn: fn())
-        recorder.open_game(
-            ["Anna", "Ben"], EndCondition(), RuleOptions(), lambda game, _token: opened.append(game)
-        )
-        rnd = Round.deal(2, 5)
-        rnd.settle_stuck()
-        for number in (1, 1):  # the second call is a repeat: not entered twice
-            recorder.record(1, rnd.result(), answers.append, number=number)
-            await recorder.settle(10.0)
-        return answers
-
-    answers = asyncio.run(scenario())
-    assert keeper.failed == 1
-    assert all(a is not None for a in answers)
-    assert answers[0] == answers[1]
-    assert keeper.service.get_game(opened[0]).game.complete_rounds == 1
-
-
 class BusyWhileOpening(TafelScoreKeeper):
     """Opening the game finds the database busy twice (many tables open at once)."""
 
@@ -71,16 +44,27 @@ class BusyWhileOpening(TafelScoreKeeper):
         return super().create_game(*args, **kwargs)
 
 
-def test_a_game_that_could_not_open_at_once_opens_later_and_gets_its_round(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+class AlwaysBusy(TafelScoreKeeper):
+    def create_game(self, *args: Any, **kwargs: Any) -> tuple[str, str]:
+        raise StoreBusyError()
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TafelService:
+    """A Tafel on SQLite, and the recorder's pauses before trying again cut short."""
     monkeypatch.setattr(recorder_module, "RETRY_PAUSES", (0.01, 0.01))
     engine = make_engine(f"sqlite:///{tmp_path / 'tafel.db'}")
     migrate(engine)
-    keeper = BusyWhileOpening(TafelService(engine))
-    opened: list[str] = []
+    return TafelService(engine)
 
-    async def scenario() -> Standing | None:
+
+def _record(
+    keeper: TafelScoreKeeper, opened: list[str], numbers: tuple[int, ...] = (1,)
+) -> list[Standing | None]:
+    """Open a game for a table, record one round as each of ``numbers``
+    (a number again is a repeat); the Tafel's answers."""
+
+    async def scenario() -> list[Standing | None]:
         answers: list[Standing | None] = []
         recorder = TafelRecorder(keeper, "TEST", lambda fn: fn())
         recorder.open_game(
@@ -88,38 +72,38 @@ def test_a_game_that_could_not_open_at_once_opens_later_and_gets_its_round(
         )
         rnd = Round.deal(2, 5)
         rnd.settle_stuck()
-        recorder.record(1, rnd.result(), answers.append, number=1)
-        await recorder.settle(10.0)
-        return answers[0]
+        for number in numbers:
+            recorder.record(1, rnd.result(), answers.append, number=number)
+            await recorder.settle(10.0)
+        return answers
 
-    standing = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_busy_database_delays_a_round_but_does_not_lose_it(service: TafelService) -> None:
+    keeper = BusyOnce(service)
+    opened: list[str] = []
+    answers = _record(keeper, opened, (1, 1))  # the second is a repeat: not entered twice
+    assert keeper.failed == 1
+    assert all(a is not None for a in answers)
+    assert answers[0] == answers[1]
+    assert service.get_game(opened[0]).game.complete_rounds == 1
+
+
+def test_a_game_that_could_not_open_at_once_opens_later_and_gets_its_round(
+    service: TafelService,
+) -> None:
+    keeper = BusyWhileOpening(service)
+    opened: list[str] = []
+    [standing] = _record(keeper, opened)
     assert keeper.failed == 2
     assert standing is not None
     assert len(opened) == 1
-    assert keeper.service.get_game(opened[0]).game.complete_rounds == 1
+    assert service.get_game(opened[0]).game.complete_rounds == 1
 
 
-class AlwaysBusy(TafelScoreKeeper):
-    def create_game(self, *args: Any, **kwargs: Any) -> tuple[str, str]:
-        raise StoreBusyError()
-
-
-def test_a_game_that_never_opens_gives_the_round_no_standing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(recorder_module, "RETRY_PAUSES", (0.01, 0.01))
-    engine = make_engine(f"sqlite:///{tmp_path / 'tafel.db'}")
-    migrate(engine)
-    keeper = AlwaysBusy(TafelService(engine))
-
-    async def scenario() -> list[Standing | None]:
-        answers: list[Standing | None] = []
-        recorder = TafelRecorder(keeper, "TEST", lambda fn: fn())
-        recorder.open_game(["Anna", "Ben"], EndCondition(), RuleOptions(), lambda *_: None)
-        rnd = Round.deal(2, 5)
-        rnd.settle_stuck()
-        recorder.record(1, rnd.result(), answers.append, number=1)
-        await recorder.settle(10.0)
-        return answers
-
-    assert asyncio.run(scenario()) == [None]  # the round is still shown, without a board
+def test_a_game_that_never_opens_gives_the_round_no_standing(service: TafelService) -> None:
+    opened: list[str] = []
+    # The round is still shown, without a board.
+    assert _record(AlwaysBusy(service), opened) == [None]
+    assert opened == []
