@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from reference import reference_rate  # benchmarks/reference.py
-from sqlalchemy import text
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/helpers
+from helpers.pg_schema import throwaway_schema
 from ligretto.store import make_engine, migrate
 from ligretto.store.live_tables import LiveTableStore, StoredAction
 
@@ -87,18 +87,8 @@ def main() -> None:
         results.append(("SQLite", cpu_per_batch(url, args.batches, args.actions)))
     postgres = os.environ.get("LIGRETTO_TEST_POSTGRES_URL")
     if postgres:
-        schema = f"bench_{uuid.uuid4().hex[:8]}"
-        admin = make_engine(postgres)
-        with admin.begin() as conn:
-            conn.execute(text(f"CREATE SCHEMA {schema}"))
-        try:
-            separator = "&" if "?" in postgres else "?"
-            url = f"{postgres}{separator}options={quote(f'-csearch_path={schema}')}"
+        with throwaway_schema(postgres, "bench_") as url:
             results.append(("PostgreSQL", cpu_per_batch(url, args.batches, args.actions)))
-        finally:
-            with admin.begin() as conn:
-                conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-            admin.dispose()
     machine = (machine + reference_rate()) / 2
     print(
         f"machine reference: {machine / 1e6:.2f} M steps per CPU second "

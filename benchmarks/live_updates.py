@@ -19,17 +19,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import statistics
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import httpx
-from sqlalchemy import create_engine, text
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/helpers
+from helpers.pg_schema import throwaway_schema
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -66,17 +66,11 @@ def main() -> None:
     if not base_url.startswith("postgresql"):
         print("skipped: needs PostgreSQL (LIGRETTO_TEST_POSTGRES_URL or LIGRETTO_DATABASE_URL)")
         return
-    schema = "bench_" + secrets.token_hex(6)
-    admin = create_engine(base_url)
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in base_url else "?"
-    url = f"{base_url}{separator}options={quote(f'-csearch_path={schema}')}"
-    env = environment_without_database_url() | {
-        "LIGRETTO_DATABASE_URL": url,
-        "LIGRETTO_RATE_LIMITS": "0",
-    }
-    with tempfile.TemporaryDirectory() as tmp:
+    with throwaway_schema(base_url, "bench_") as url, tempfile.TemporaryDirectory() as tmp:
+        env = environment_without_database_url() | {
+            "LIGRETTO_DATABASE_URL": url,
+            "LIGRETTO_RATE_LIMITS": "0",
+        }
         servers = [ServeProcess(Path(tmp) / n, env, ["--process-id", n]) for n in "AB"]
         try:
             a, b = (server.start() for server in servers)
@@ -113,9 +107,6 @@ def main() -> None:
         finally:
             for server in servers:
                 server.stop()
-            with admin.begin() as conn:
-                conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-            admin.dispose()
     lat = {name: [(heard[name][v] - t) * 1000 for v, t in sent.items()] for name in ("A", "B")}
     p50a, p95a = _quantiles(lat["A"])
     p50b, p95b = _quantiles(lat["B"])

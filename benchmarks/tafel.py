@@ -25,18 +25,18 @@ import argparse
 import asyncio
 import multiprocessing
 import os
-import secrets
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 from reference import reference_rate  # benchmarks/reference.py
-from sqlalchemy import create_engine, text
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/helpers
+from helpers.pg_schema import throwaway_schema
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -258,13 +258,7 @@ def main() -> None:
     if not pg:
         print("-- PostgreSQL: skipped (LIGRETTO_TEST_POSTGRES_URL is not set)")
         return
-    schema = "bench_" + secrets.token_hex(4)
-    admin = create_engine(pg)
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        separator = "&" if "?" in pg else "?"
-        url = f"{pg}{separator}options={quote(f'-csearch_path={schema}')}"
+    with throwaway_schema(pg, "bench_") as url:
         run_both(
             "PostgreSQL",
             {**env, "LIGRETTO_DATABASE_URL": url},
@@ -272,10 +266,6 @@ def main() -> None:
             args.watchers,
             tempfile.TemporaryDirectory,
         )
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 if __name__ == "__main__":

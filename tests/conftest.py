@@ -13,14 +13,13 @@ module gets its own schema, dropped afterwards, so reruns start clean.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
-from urllib.parse import quote
 
 import pytest
 from hypothesis import settings
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine
 
+from helpers.pg_schema import throwaway_schema
 from helpers.profiles import CI_EXAMPLES, FAST_EXAMPLES
 from ligretto.store import make_engine, migrate, sqlite_url
 
@@ -70,18 +69,8 @@ def database_url(
     if request.param == "sqlite":
         yield sqlite_url(tmp_path_factory.mktemp("db"))
         return
-    base = postgres_base_url()
-    schema = "test_" + secrets.token_hex(6)
-    admin = create_engine(base)
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with throwaway_schema(postgres_base_url()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import secrets
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import Engine, inspect, text
 
 from conftest import postgres_base_url
+from helpers.pg_schema import throwaway_schema
 from ligretto.store import make_engine, migrate, sqlite_url
 
 
@@ -49,24 +48,16 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
 
 @pytest.mark.postgres
 def test_processes_starting_together_on_one_new_database_all_migrate_it() -> None:
-    base = postgres_base_url()
-    schema = "test_" + secrets.token_hex(6)
-    admin = create_engine(base)
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    url = f"{base}{'&' if '?' in base else '?'}options={quote(f'-csearch_path={schema}')}"
-    engines = [make_engine(url) for _ in range(4)]
-    try:
-        with ThreadPoolExecutor(len(engines)) as pool:
-            # Each is a process starting: one migrates, the others wait and find it done.
-            list(pool.map(migrate, engines))
-        with engines[0].connect() as conn:
-            heads = conn.execute(text("SELECT count(*) FROM alembic_version")).scalar_one()
-            assert heads == 1
-            assert conn.execute(text("SELECT count(*) FROM tafel_games")).scalar_one() == 0
-    finally:
-        for engine in engines:
-            engine.dispose()
-        with admin.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with throwaway_schema(postgres_base_url()) as url:
+        engines = [make_engine(url) for _ in range(4)]
+        try:
+            with ThreadPoolExecutor(len(engines)) as pool:
+                # Each is a process starting: one migrates, the others wait and find it done.
+                list(pool.map(migrate, engines))
+            with engines[0].connect() as conn:
+                heads = conn.execute(text("SELECT count(*) FROM alembic_version")).scalar_one()
+                assert heads == 1
+                assert conn.execute(text("SELECT count(*) FROM tafel_games")).scalar_one() == 0
+        finally:
+            for engine in engines:
+                engine.dispose()
