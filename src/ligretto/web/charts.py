@@ -13,6 +13,7 @@ scale it up within the width the stylesheet allows.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -204,6 +205,20 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+_WHOLE = re.compile(r"\.0(?=[ ,]|$)")
+"""A coordinate's ``.0``: what :func:`_fmt` leaves out of a whole number."""
+
+
+def _polyline(xs: Sequence[float], ys: Sequence[float]) -> str:
+    """``x,y x,y …`` with each coordinate as :func:`_fmt` writes it.
+
+    A long game's line has hundreds of points, and every watcher's board
+    draws it after each change: one format and one pass over the text
+    instead of a function call per coordinate.
+    """
+    return _WHOLE.sub("", " ".join(map("{:.1f},{:.1f}".format, xs, ys)))
+
+
 def running_totals_svg(
     series: Sequence[Series],
     *,
@@ -286,11 +301,11 @@ def running_totals_svg(
             f'y2="{y}" stroke="#c98a00" stroke-dasharray="2 3" stroke-width="1.5" />'
         )
 
+    xs = [x_at(i) for i in range(rounds + 1)]
     for seat, player in enumerate(series):
-        points = [(x_at(0), y_at(0))] + [
-            (x_at(i + 1), y_at(total)) for i, total in enumerate(player.totals)
-        ]
-        path = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+        ys = [y_at(0), *map(y_at, player.totals)]
+        points = list(zip(xs, ys, strict=True))
+        path = _polyline(xs, ys)
         dash = seat_dash(seat)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(

@@ -1,4 +1,4 @@
-"""The cells of the board's rounds table, as HTML built in Python.
+"""The cells and rows of the board's rounds table, as HTML built in Python.
 
 A long game's board has hundreds of cells.  Drawn by a template include,
 each cost about as much as the rest of its row, and together they were
@@ -6,20 +6,28 @@ most of the time a 150-round board took to render; every watcher's live
 board waits for that rendering (``board_push``).  The markup is the one
 the template drew: points and running total, or the stack count while the
 middle is not counted, and a spoken "called Ligretto Stop" for the caller.
+
+The rows themselves are kept (:class:`RowWriter`): after a new round every
+earlier row of the game is the same, so a 550-round board writes one new
+row instead of 550. The rendering of the board runs in a worker thread and
+holds the interpreter's lock while it does, which is what a round entered
+at the same moment waits for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
 from ligretto.web.pages.messages import N_
 from ligretto.web.pages.rendering import format_points, gettext
-from ligretto.web.pages.view import CellView
+from ligretto.web.pages.view import ROUND_VIEWS_KEPT, CellView, RoundView
 
 STACK = N_("stack %(count)s")
 CALLED = N_("called Ligretto Stop")
+CORRECT = N_("Correct round %(number)s")
 
 
 class CellWriter:
@@ -47,3 +55,38 @@ class CellWriter:
         if c.caller:
             body += f'<span class="visually-hidden">, {self._called}</span>'
         return f'<td class="{classes}">{body}</td>'
+
+
+class RowWriter:
+    """Writes the rows of the rounds table in one language (a template global: ``rows(…)``).
+
+    A row depends on its round's view and on the edit page's base (its round
+    number links to the correction there), nothing else; rows are kept by
+    both. Round views are kept and handed out again by
+    :func:`~ligretto.web.pages.view.round_view`, so this finds a row by a
+    view that is the same object as last time.
+    """
+
+    def __init__(self, language: str, cells: CellWriter) -> None:
+        self._cells = cells
+        self._correct = gettext(language, CORRECT)
+        self._row = lru_cache(maxsize=2 * ROUND_VIEWS_KEPT)(self._write)
+
+    def __call__(self, rounds: Iterable[RoundView], edit_base: str | None) -> Markup:
+        """The ``<tr>`` of each round, in order."""
+        row = self._row
+        # The template's own line break follows the last row.
+        return Markup("".join([row(r, edit_base) for r in rounds]).removesuffix("\n"))
+
+    def _write(self, r: RoundView, edit_base: str | None) -> str:
+        pending = "" if r.complete else ' class="pending"'
+        if edit_base:
+            label = escape(self._correct % {"number": r.number})
+            head = (
+                f'<a class="round-link" href="{escape(edit_base)}/rounds/{r.number}" '
+                f'aria-label="{label}">{r.number}</a>'
+            )
+        else:
+            head = str(r.number)
+        cells = self._cells(r.cells)
+        return f'  <tr{pending}>\n    <th scope="row">{head}</th>\n{cells}\n  </tr>\n'

@@ -108,10 +108,12 @@ def environment(language: str) -> Environment:
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
-    # The rounds table's cells (pages/cells.py: hundreds in a long game).
-    from ligretto.web.pages.cells import CellWriter
+    # The rounds table's cells and rows (pages/cells.py: hundreds in a long game).
+    from ligretto.web.pages.cells import CellWriter, RowWriter
 
-    env.globals["cells"] = CellWriter(language)
+    cells = CellWriter(language)
+    env.globals["cells"] = cells
+    env.globals["rows"] = RowWriter(language, cells)
     env.globals["static_url"] = static_url
     env.globals["import_map"] = Markup(import_map())  # our own URLs, no "<" in them
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.

@@ -7,7 +7,9 @@ here, T6), this module only arranges them for the page.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -136,9 +138,9 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
     ranks = game.ranks
     winners = game.winners
     running = game.running_totals()
-    rounds: list[RoundView] = []
-    for rnd, after in zip(game.rounds, running, strict=True):
-        rounds.append(_round_view(game, rnd, after))
+    names = game.players
+    rounds = [round_view(names, r, after) for r, after in zip(game.rounds, running, strict=True)]
+    calls = Counter(view.caller for view in rounds)
     last_complete = next((r for r in reversed(rounds) if r.complete), None)
     top = max(totals)
     any_points = game.complete_rounds > 0
@@ -151,7 +153,7 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
             leader=any_points and totals[seat] == top,
             winner=name in winners,
             last_points=None if last_complete is None else last_complete.cells[seat].points,
-            calls=sum(1 for r in game.rounds if r.caller == seat),
+            calls=calls[name],
             to_target=(
                 max(game.target - totals[seat], 0)
                 if game.mode is Mode.TARGET and game.target is not None
@@ -188,7 +190,21 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
     )
 
 
-def _round_view(game: Game, rnd: Round, after: tuple[int, ...] | None) -> RoundView:
+ROUND_VIEWS_KEPT = 16_384
+"""How many round views are kept for the next board (a few hundred games' rounds)."""
+
+
+@lru_cache(maxsize=ROUND_VIEWS_KEPT)
+def round_view(players: tuple[str, ...], rnd: Round, after: tuple[int, ...] | None) -> RoundView:
+    """One round as the board shows it, with the running totals ``after`` it.
+
+    Kept for the next board: after a new round every earlier one has the
+    same round and totals, so a long game's board (rendered for its
+    watchers after every change, ``board_push``) rebuilds only the new row;
+    a correction changes the totals after it, and those rows are new keys.
+    The same view object comes back for the same round, which lets the row
+    cache of :mod:`ligretto.web.pages.cells` find it again quickly.
+    """
     points = rnd.points
     caller = rnd.caller
     cells = tuple(
@@ -199,12 +215,12 @@ def _round_view(game: Game, rnd: Round, after: tuple[int, ...] | None) -> RoundV
             total=None if after is None else after[seat],
             caller=caller == seat,
         )
-        for seat in range(len(game.players))
+        for seat in range(len(players))
     )
     return RoundView(
         number=rnd.number,
         cells=cells,
         complete=rnd.complete,
-        caller=None if caller is None else game.players[caller],
+        caller=None if caller is None else players[caller],
         confirmed=rnd.confirmed,
     )
