@@ -235,3 +235,33 @@ def test_a_write_wakes_a_crowd_of_watchers_with_one_call() -> None:
         return versions
 
     assert asyncio.run(scenario()) == [7] * 200
+
+
+def test_a_board_is_encoded_only_in_the_forms_its_watchers_asked_for(
+    service: TafelService,
+) -> None:
+    created = service.create_game(["Anna", "Ben"])
+    gid, token = created.stored.id, created.edit_token
+    service.open_round(gid, token, [0, 4])
+    counting = CountingService(service)
+    now = [100.0]
+    renderer = BoardRenderer(counting, interval=60.0, clock=lambda: now[0])  # type: ignore[arg-type]
+
+    async def scenario() -> tuple[Any, Any]:
+        packed = await renderer.board(gid, "en", 2, gzipped=True)
+        assert packed.data is None  # nobody asked for the HTML as it is
+        assert renderer.newest(gid, "en", gzipped=False) is None
+        # A first watcher without gzip gets its board at once, not after
+        # the interval, and from then on both forms are made.
+        plain = await renderer.board(gid, "en", 2)
+        assert counting.reads == 2
+        assert renderer.newest(gid, "en", gzipped=True) is plain
+        return packed, plain
+
+    packed, plain = asyncio.run(scenario())
+    html = json.loads(plain.encoded(False).split(b"data: ", 1)[1])["html"]
+    body = json.loads(packed.encoded(True).split(b"data: ", 1)[1])
+    assert gzip.decompress(base64.b64decode(body["gz"])).decode() == html
+    assert html == render_fragment(service.get_game(gid), "en", None)[0]
+    with pytest.raises(LookupError):
+        BoardRenderer(service).newest(gid, "en") or packed.encoded(False)

@@ -60,18 +60,29 @@ SPREAD_MAX = 0.5
 """The longest a watcher waits for its turn after a change."""
 
 
+GZIP_LEVEL = 6
+"""zlib's own default: for a 550-round board 0.6x the time of level 9, and no bigger."""
+
+
 @dataclass(frozen=True, slots=True)
 class BoardEvent:
-    """A board as one encoded server-sent event."""
+    """A board as one encoded server-sent event, in the forms its watchers asked for."""
 
     version: int
-    data: bytes
-    gzipped: bytes
-    """The same event with the HTML gzipped (``?z=gzip``)."""
+    data: bytes | None
+    """The event with the HTML as it is, if a watcher asked for it."""
+    gzipped: bytes | None
+    """The same event with the HTML gzipped (``?z=gzip``), if a watcher asked for it."""
     rendered_at: float
 
+    def has(self, gzipped: bool) -> bool:
+        return (self.gzipped if gzipped else self.data) is not None
+
     def encoded(self, gzipped: bool) -> bytes:
-        return self.gzipped if gzipped else self.data
+        encoded = self.gzipped if gzipped else self.data
+        if encoded is None:
+            raise LookupError("this board was not encoded for that kind of watcher")
+        return encoded
 
 
 class BoardRenderer:
@@ -80,6 +91,11 @@ class BoardRenderer:
     Runs on the event loop; the database read and the rendering run in a
     worker thread. Watchers asking for the same game and language while it
     is being rendered wait for that one rendering.
+
+    A board is encoded only in the forms its watchers asked for (the HTML
+    as it is, or gzipped): JSON-encoding a long game's HTML that nobody
+    reads cost as much as a third of the rendering, while it held the
+    interpreter's lock that a round being entered waits for.
     """
 
     def __init__(
@@ -96,33 +112,48 @@ class BoardRenderer:
         self._clock = clock
         self._latest: OrderedDict[tuple[str, str], BoardEvent] = OrderedDict()
         self._running: dict[tuple[str, str], asyncio.Future[BoardEvent]] = {}
+        self._forms: dict[tuple[str, str], frozenset[bool]] = {}
+        """Per game and language: which forms (gzipped or not) watchers asked for."""
 
-    async def board(self, game_id: str, language: str, version: int) -> BoardEvent:
+    async def board(
+        self, game_id: str, language: str, version: int, *, gzipped: bool = False
+    ) -> BoardEvent:
         """The board of ``game_id`` at ``version`` or newer (raises the store's errors).
 
-        Waits for the game's next rendering when the last one is too recent.
+        Waits for the game's next rendering when the last one is too recent;
+        at once when the last one lacks the form asked for (a first watcher
+        of its kind).
         """
         key = (game_id, language)
+        forms = self._forms.get(key, frozenset())
+        if gzipped not in forms:
+            self._forms[key] = forms | {gzipped}
         while True:
             kept = self._latest.get(key)
-            if kept is not None and kept.version >= version:
+            if kept is not None and kept.version >= version and kept.has(gzipped):
                 self._latest.move_to_end(key)
                 return kept
             running = self._running.get(key)
             if running is None:
-                wait = 0.0 if kept is None else kept.rendered_at + self._interval - self._clock()
+                wait = (
+                    0.0
+                    if kept is None or not kept.has(gzipped)
+                    else kept.rendered_at + self._interval - self._clock()
+                )
                 running = asyncio.ensure_future(self._render(key, wait))
                 self._running[key] = running
                 running.add_done_callback(self._finished(key))
             event = await asyncio.shield(running)
-            if event.version >= version:
+            if event.version >= version and event.has(gzipped):
                 return event
             # Rendered from a version older than the one asked for (the
-            # change came in meanwhile): once more, after the interval.
+            # change came in meanwhile), or before this form was asked for:
+            # once more.
 
-    def newest(self, game_id: str, language: str) -> BoardEvent | None:
-        """The newest board rendered of ``game_id``, without waiting."""
-        return self._latest.get((game_id, language))
+    def newest(self, game_id: str, language: str, *, gzipped: bool = False) -> BoardEvent | None:
+        """The newest board rendered of ``game_id`` in that form, without waiting."""
+        kept = self._latest.get((game_id, language))
+        return kept if kept is not None and kept.has(gzipped) else None
 
     def _finished(self, key: tuple[str, str]) -> Callable[[asyncio.Future[BoardEvent]], None]:
         def forget(done: asyncio.Future[BoardEvent]) -> None:
@@ -136,25 +167,30 @@ class BoardRenderer:
         if wait > 0:
             await asyncio.sleep(wait)
         game_id, language = key
-        event = await run_in_threadpool(self._render_now, game_id, language)
+        forms = self._forms.get(key, frozenset({False}))
+        event = await run_in_threadpool(self._render_now, game_id, language, forms)
         kept = self._latest.get(key)
-        if kept is None or kept.version < event.version:
+        # Forms are only ever added: a rendering as new as the kept one has them all.
+        if kept is None or kept.version <= event.version:
             self._latest[key] = event
             self._latest.move_to_end(key)
             while len(self._latest) > self._size:
-                self._latest.popitem(last=False)
+                forgotten, _ = self._latest.popitem(last=False)
+                self._forms.pop(forgotten, None)
         return event
 
-    def _render_now(self, game_id: str, language: str) -> BoardEvent:
+    def _render_now(self, game_id: str, language: str, forms: frozenset[bool]) -> BoardEvent:
         stored = self._service.get_game(game_id)
         html, info = render_fragment(stored, language, None)
-        packed = base64.b64encode(gzip.compress(html.encode(), mtime=0)).decode()
-        return BoardEvent(
-            stored.version,
-            _board_event(stored.version, {"version": stored.version, "html": html, "info": info}),
-            _board_event(stored.version, {"version": stored.version, "gz": packed, "info": info}),
-            self._clock(),
-        )
+        version = stored.version
+        plain = packed = None
+        if False in forms:
+            plain = _board_event(version, {"version": version, "html": html, "info": info})
+        if True in forms:
+            gz = gzip.compress(html.encode(), compresslevel=GZIP_LEVEL, mtime=0)
+            body = {"version": version, "gz": base64.b64encode(gz).decode(), "info": info}
+            packed = _board_event(version, body)
+        return BoardEvent(version, plain, packed, self._clock())
 
 
 def _board_event(version: int, body: dict[str, object]) -> bytes:
@@ -199,7 +235,7 @@ async def board_events(
         try:
             sent = shown
             if current > sent:
-                event = await renderer.board(game_id, language, current)
+                event = await renderer.board(game_id, language, current, gzipped=packed)
                 sent = event.version
                 yield event.encoded(packed)
             else:
@@ -207,12 +243,12 @@ async def board_events(
             async for version in subscription:
                 if version <= sent:
                     continue
-                event = await renderer.board(game_id, language, version)
+                event = await renderer.board(game_id, language, version, gzipped=packed)
                 # This watcher's turn among the game's watchers: their
                 # boards go out one after another, not all at once.
                 spread = min(SPREAD_MAX, SPREAD_PER_WATCHER * hub.watchers(game_id))
                 await asyncio.sleep(random.uniform(0.0, spread))
-                event = renderer.newest(game_id, language) or event
+                event = renderer.newest(game_id, language, gzipped=packed) or event
                 sent = event.version
                 yield event.encoded(packed)
         except (GameNotFoundError, StoreBusyError):
