@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if listener is not None:
                 await anyio.to_thread.run_sync(listener.stop)
             hub.close()  # ends every live-update stream
+            await anyio.to_thread.run_sync(_app.state.boards.close)  # the board process
             engine.dispose()
 
     app = FastAPI(

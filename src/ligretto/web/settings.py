@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed
     (``ligretto serve --trusted-proxy``; uvicorn then takes the client address and
     scheme from the same proxies' ``X-Forwarded-For``/``X-Forwarded-Proto``)."""
+    board_processes: int = Field(1, ge=0, le=8)
+    """Processes that render the watch pages' live boards, started with the
+    first board to render (docs/tafel-api.md): a long board then never holds
+    up a round being entered. 0 renders them in threads."""
     process_id: str = Field(default_factory=default_process_id, min_length=1, max_length=100)
     """This server process's name among several behind one proxy (``--process-id``):
     sent as ``X-Ligretto-Process`` and by ``/healthz``, and the owner named in

@@ -265,3 +265,34 @@ def test_a_board_is_encoded_only_in_the_forms_its_watchers_asked_for(
     assert html == render_fragment(service.get_game(gid), "en", None)[0]
     with pytest.raises(LookupError):
         BoardRenderer(service).newest(gid, "en") or packed.encoded(False)
+
+
+def test_the_watchers_of_a_rendering_get_it_one_after_another_within_their_spread(
+    service: TafelService,
+) -> None:
+    created = service.create_game(["Anna", "Ben"])
+    gid = created.stored.id
+    counting = CountingService(service)
+    renderer = BoardRenderer(counting, interval=0.0)  # type: ignore[arg-type]
+
+    async def watchers() -> tuple[list[float], float]:
+        loop = asyncio.get_running_loop()
+        counting.gate.clear()  # every watcher waits for the one rendering
+
+        async def one() -> float:
+            await renderer.board(gid, "en", 1, gzipped=True, spread=0.3)
+            return loop.time()
+
+        waiting = [asyncio.ensure_future(one()) for _ in range(40)]
+        await asyncio.sleep(0.05)
+        counting.gate.set()
+        while renderer.newest(gid, "en", gzipped=True) is None:
+            await asyncio.sleep(0.001)
+        rendered = loop.time()
+        return await asyncio.gather(*waiting), rendered
+
+    arrived, rendered = asyncio.run(watchers())
+    assert counting.reads == 1
+    delays = sorted(at - rendered for at in arrived)
+    assert delays[-1] <= 0.3 + 0.1  # nobody later than the spread (and the loop's slack)
+    assert delays[-1] - delays[0] >= 0.1  # spread out, not all in one instant

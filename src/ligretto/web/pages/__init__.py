@@ -41,6 +41,6 @@ async def offline_page(request: Request) -> HTMLResponse:
 
 def install(app: FastAPI) -> None:
     """Serve the pages and ``/static`` from *app* (after ``app.state.tafel`` is set)."""
-    board_push.install(app)
+    board_push.install(app, processes=app.state.settings.board_processes)
     app.include_router(router)
     app.mount(STATIC_PREFIX, StaticFiles(directory=STATIC_DIR), name="static")

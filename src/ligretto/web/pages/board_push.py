@@ -30,9 +30,6 @@ at connect, as from ``/api/games/{id}/events``.
 from __future__ import annotations
 
 import asyncio
-import base64
-import gzip
-import json
 import random
 import time
 from collections import OrderedDict
@@ -47,7 +44,7 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.store import GameNotFoundError, StoreBusyError, TafelService
 from ligretto.web.api.events import event_stream, version_event, watch
 from ligretto.web.deps import Hub, Service
-from ligretto.web.pages.board import render_fragment
+from ligretto.web.pages.board_worker import BoardWorkers
 from ligretto.web.pages.rendering import request_language
 
 router = APIRouter()
@@ -58,10 +55,6 @@ SPREAD_PER_WATCHER = 0.001
 """How much later, at most, each further watcher of a game may be sent a change."""
 SPREAD_MAX = 0.5
 """The longest a watcher waits for its turn after a change."""
-
-
-GZIP_LEVEL = 6
-"""zlib's own default: for a 550-round board 0.6x the time of level 9, and no bigger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +98,10 @@ class BoardRenderer:
         interval: float = RENDER_INTERVAL,
         size: int = 256,
         clock: Callable[[], float] = time.monotonic,
+        workers: BoardWorkers | None = None,
     ) -> None:
         self._service = service
+        self.workers = workers if workers is not None else BoardWorkers(0)
         self._interval = interval
         self._size = size
         self._clock = clock
@@ -114,15 +109,27 @@ class BoardRenderer:
         self._running: dict[tuple[str, str], asyncio.Future[BoardEvent]] = {}
         self._forms: dict[tuple[str, str], frozenset[bool]] = {}
         """Per game and language: which forms (gzipped or not) watchers asked for."""
+        self._waiting: dict[tuple[str, str], list[tuple[asyncio.Future[BoardEvent], float]]] = {}
+        """Per game and language: the watchers waiting for the rendering, and their spread."""
 
     async def board(
-        self, game_id: str, language: str, version: int, *, gzipped: bool = False
+        self,
+        game_id: str,
+        language: str,
+        version: int,
+        *,
+        gzipped: bool = False,
+        spread: float = 0.0,
     ) -> BoardEvent:
         """The board of ``game_id`` at ``version`` or newer (raises the store's errors).
 
         Waits for the game's next rendering when the last one is too recent;
         at once when the last one lacks the form asked for (a first watcher
-        of its kind).
+        of its kind). A watcher that waited for a rendering gets it up to
+        ``spread`` seconds later, at a random moment of its own: the
+        watchers of a game wake one after another, not all in the same
+        instant (300 of them resuming at once held the event loop, and the
+        round entered then, for milliseconds).
         """
         key = (game_id, language)
         forms = self._forms.get(key, frozenset())
@@ -143,12 +150,18 @@ class BoardRenderer:
                 running = asyncio.ensure_future(self._render(key, wait))
                 self._running[key] = running
                 running.add_done_callback(self._finished(key))
-            event = await asyncio.shield(running)
+            waiter: asyncio.Future[BoardEvent] = asyncio.get_running_loop().create_future()
+            self._waiting.setdefault(key, []).append((waiter, spread))
+            event = await waiter
             if event.version >= version and event.has(gzipped):
                 return event
             # Rendered from a version older than the one asked for (the
             # change came in meanwhile), or before this form was asked for:
             # once more.
+
+    def close(self) -> None:
+        """Stop the rendering processes (the app's shutdown)."""
+        self.workers.close()
 
     def newest(self, game_id: str, language: str, *, gzipped: bool = False) -> BoardEvent | None:
         """The newest board rendered of ``game_id`` in that form, without waiting."""
@@ -156,19 +169,37 @@ class BoardRenderer:
         return kept if kept is not None and kept.has(gzipped) else None
 
     def _finished(self, key: tuple[str, str]) -> Callable[[asyncio.Future[BoardEvent]], None]:
-        def forget(done: asyncio.Future[BoardEvent]) -> None:
+        def deliver(done: asyncio.Future[BoardEvent]) -> None:
             self._running.pop(key, None)
-            if not done.cancelled():
-                done.exception()  # retrieved: the watchers that waited have it
+            waiting = self._waiting.pop(key, [])
+            if done.cancelled():
+                for waiter, _ in waiting:
+                    waiter.cancel()
+                return
+            failure = done.exception()  # retrieved: the watchers that waited get it
+            if failure is not None:
+                for waiter, _ in waiting:
+                    if not waiter.done():
+                        waiter.set_exception(failure)
+                return
+            event = done.result()
+            loop = asyncio.get_running_loop()
+            for waiter, spread in waiting:
+                if spread > 0:
+                    loop.call_later(random.uniform(0.0, spread), _settle, waiter, event)
+                else:
+                    _settle(waiter, event)
 
-        return forget
+        return deliver
 
     async def _render(self, key: tuple[str, str], wait: float) -> BoardEvent:
         if wait > 0:
             await asyncio.sleep(wait)
         game_id, language = key
         forms = self._forms.get(key, frozenset({False}))
-        event = await run_in_threadpool(self._render_now, game_id, language, forms)
+        stored = await run_in_threadpool(self._service.get_game, game_id)
+        board = await self.workers.encode(stored, language, forms)
+        event = BoardEvent(board.version, board.plain, board.packed, self._clock())
         kept = self._latest.get(key)
         # Forms are only ever added: a rendering as new as the kept one has them all.
         if kept is None or kept.version <= event.version:
@@ -179,28 +210,19 @@ class BoardRenderer:
                 self._forms.pop(forgotten, None)
         return event
 
-    def _render_now(self, game_id: str, language: str, forms: frozenset[bool]) -> BoardEvent:
-        stored = self._service.get_game(game_id)
-        html, info = render_fragment(stored, language, None)
-        version = stored.version
-        plain = packed = None
-        if False in forms:
-            plain = _board_event(version, {"version": version, "html": html, "info": info})
-        if True in forms:
-            gz = gzip.compress(html.encode(), compresslevel=GZIP_LEVEL, mtime=0)
-            body = {"version": version, "gz": base64.b64encode(gz).decode(), "info": info}
-            packed = _board_event(version, body)
-        return BoardEvent(version, plain, packed, self._clock())
+
+def _settle(waiter: asyncio.Future[BoardEvent], event: BoardEvent) -> None:
+    if not waiter.done():  # a watcher that left meanwhile was cancelled
+        waiter.set_result(event)
 
 
-def _board_event(version: int, body: dict[str, object]) -> bytes:
-    data = json.dumps(body, separators=(",", ":"))
-    return ServerSentEvent(data=data, event="board", id=str(version)).encode()
+def install(app: FastAPI, processes: int = 1) -> None:
+    """Give *app* its board renderer (after ``app.state.tafel`` is set).
 
-
-def install(app: FastAPI) -> None:
-    """Give *app* its board renderer (after ``app.state.tafel`` is set)."""
-    app.state.boards = BoardRenderer(app.state.tafel)
+    ``processes`` render the boards (:mod:`ligretto.web.pages.board_worker`;
+    0: threads). Call :meth:`BoardRenderer.close` when the app stops.
+    """
+    app.state.boards = BoardRenderer(app.state.tafel, workers=BoardWorkers(processes))
 
 
 def _renderer(request: Request) -> BoardRenderer:
@@ -243,11 +265,12 @@ async def board_events(
             async for version in subscription:
                 if version <= sent:
                     continue
-                event = await renderer.board(game_id, language, version, gzipped=packed)
                 # This watcher's turn among the game's watchers: their
                 # boards go out one after another, not all at once.
                 spread = min(SPREAD_MAX, SPREAD_PER_WATCHER * hub.watchers(game_id))
-                await asyncio.sleep(random.uniform(0.0, spread))
+                event = await renderer.board(
+                    game_id, language, version, gzipped=packed, spread=spread
+                )
                 event = renderer.newest(game_id, language, gzipped=packed) or event
                 sent = event.version
                 yield event.encoded(packed)
