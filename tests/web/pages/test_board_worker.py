@@ -58,8 +58,11 @@ def test_the_process_renders_what_a_thread_renders(played: StoredGame) -> None:
 
     async def render() -> tuple[object, object]:
         try:
-            in_process = await processes.encode(played, "nb", both)
+            first = await processes.encode(played, "nb", both)  # while it starts: a thread
             assert len(processes.pids()) == 1  # started with the first board
+            await asyncio.wrap_future(processes.start())  # type: ignore[arg-type]
+            in_process = await processes.encode(played, "nb", both)
+            assert first == in_process
             in_thread = await BoardWorkers(0).encode(played, "nb", both)
             return in_process, in_thread
         finally:
@@ -77,13 +80,15 @@ def test_a_dead_process_costs_no_board_and_the_next_one_starts_anew(played: Stor
 
     async def scenario() -> tuple[int, int]:
         try:
+            await asyncio.wrap_future(workers.start())  # type: ignore[arg-type]
             await workers.encode(played, "en", frozenset({True}))
             (first,) = workers.pids()
             os.kill(first, signal.SIGKILL)
             await asyncio.sleep(0.3)
             board = await workers.encode(played, "en", frozenset({True}))  # in a thread
             assert _html(board.packed, packed=True) == render_fragment(played, "en", None)[0]
-            await workers.encode(played, "en", frozenset({True}))  # a new process
+            await asyncio.wrap_future(workers.start())  # type: ignore[arg-type]  # a new one
+            await workers.encode(played, "en", frozenset({True}))
             (second,) = workers.pids()
             assert second != first
             return workers.restarts, second

@@ -3,15 +3,18 @@
 A watch page that only heard the new version had to fetch the board
 itself: a change seen by 300 phones was 300 requests reading and
 rendering the same board, and the next write waited behind them.  Here the
-board is rendered once per language, in a worker thread, and the same
-encoded event goes to every watcher of the game; three things keep a
-crowd of watchers from slowing the scorekeeper down:
+board is rendered once per language, in a process of its own
+(:mod:`ligretto.web.pages.board_worker`), and the same encoded event goes
+to every watcher of the game; four things keep a crowd of watchers from
+slowing the scorekeeper down:
 
+- the rendering runs beside the server, not in its interpreter: a long
+  board does not hold the lock a round being entered waits for;
 - a game's board is rendered at most every ``RENDER_INTERVAL`` seconds:
   changes that come faster (two phones entering at once, an import) reach
   the watchers together, the newest one last;
-- each watcher is sent a change after a short delay of its own, up to
-  ``SPREAD_PER_WATCHER`` per watcher of the game (at most
+- each watcher is woken for a change after a short delay of its own, up
+  to ``SPREAD_PER_WATCHER`` per watcher of the game (at most
   ``SPREAD_MAX``): 300 boards go out over a fraction of a second instead
   of all at once, and a write arriving meanwhile waits for one of them,
   not for all;
@@ -81,9 +84,10 @@ class BoardEvent:
 class BoardRenderer:
     """The newest board event of each game and language, rendered once for all watchers.
 
-    Runs on the event loop; the database read and the rendering run in a
-    worker thread. Watchers asking for the same game and language while it
-    is being rendered wait for that one rendering.
+    Runs on the event loop; the database read runs in a worker thread, the
+    rendering in ``workers`` (a process of its own, or threads). Watchers
+    asking for the same game and language while it is being rendered wait
+    for that one rendering.
 
     A board is encoded only in the forms its watchers asked for (the HTML
     as it is, or gzipped): JSON-encoding a long game's HTML that nobody

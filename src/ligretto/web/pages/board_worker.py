@@ -8,8 +8,9 @@ exactly when the board was rendered, once a second. In a process of its
 own the rendering runs beside the server, on the other core.
 
 - The process starts with the first board there is to render (a server
-  that nobody watches never starts it), serves every game, and keeps its
-  own rows from one board to the next (:mod:`ligretto.web.pages.cells`).
+  that nobody watches never starts it; boards are rendered in threads
+  until it has started), serves every game, and keeps its own rows from
+  one board to the next (:mod:`ligretto.web.pages.cells`).
 - It is sent the game as plain tuples (a 550-round game in about 0.2 ms,
   a tenth of pickling the game's objects), and sends back the encoded
   events.
@@ -32,7 +33,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from typing import NamedTuple
@@ -147,6 +148,11 @@ def _start_worker() -> None:
     import ligretto.web.pages.board  # noqa: F401
 
 
+def _ready() -> bool:
+    """A first task: done once the process has started and imported the pages."""
+    return True
+
+
 def _exit_with(sentinel: int) -> None:
     multiprocessing.connection.wait([sentinel])
     os._exit(0)
@@ -160,32 +166,54 @@ class BoardWorkers:
             raise ValueError("processes >= 0")
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._ready: Future[bool] | None = None
         self.restarts = 0
         """How often a process died and a new one was started (for the tests and the logs)."""
+
+    def start(self) -> Future[bool] | None:
+        """Start the processes if they are not running; their readiness (None: threads)."""
+        if self.processes == 0:
+            return None
+        if self._pool is None or self._ready is None:
+            context = multiprocessing.get_context("spawn")  # no copy of the server's threads
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_start_worker
+            )
+            self._ready = self._pool.submit(_ready)
+        return self._ready
 
     async def encode(
         self, stored: StoredGame, language: str, forms: frozenset[bool]
     ) -> EncodedBoard:
-        """The board of ``stored`` encoded in ``forms``."""
+        """The board of ``stored`` encoded in ``forms``.
+
+        In a thread while the process starts (a second or two, its imports):
+        the first board after the server starts is not kept waiting for it.
+        """
         snapshot = GameSnapshot.of(stored)
-        if self.processes == 0:
-            return await run_in_threadpool(encode_board, snapshot, language, forms)
+        ready = self.start()
         pool = self._pool
-        if pool is None:
-            context = multiprocessing.get_context("spawn")  # no copy of the server's threads
-            pool = self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_start_worker
-            )
+        started = failed = False
+        if ready is not None and ready.done():
+            started = True
+            failed = ready.cancelled() or ready.exception() is not None
+        if pool is None or not started or failed:
+            if failed:
+                self._broken(pool)
+            return await run_in_threadpool(encode_board, snapshot, language, forms)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(pool, encode_board, snapshot, language, forms)
         except BrokenProcessPool:
-            log.warning("the board process died; this board is rendered in a thread")
-            if self._pool is pool:
-                self._pool = None
-                self.restarts += 1
-                pool.shutdown(wait=False)
+            self._broken(pool)
             return await run_in_threadpool(encode_board, snapshot, language, forms)
+
+    def _broken(self, pool: ProcessPoolExecutor | None) -> None:
+        if pool is not None and self._pool is pool:
+            log.warning("the board process died; this board is rendered in a thread")
+            self._pool = self._ready = None
+            self.restarts += 1
+            pool.shutdown(wait=False)
 
     def pids(self) -> list[int]:
         """The processes' ids, while they run (for the tests)."""
@@ -195,7 +223,7 @@ class BoardWorkers:
 
     def close(self) -> None:
         """Stop the processes (the server's shutdown); boards asked for later use threads."""
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._ready = self._pool, None, None
         self.processes = 0
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
