@@ -23,19 +23,11 @@ from pathlib import Path
 
 from reference import reference_rate  # benchmarks/reference.py
 
+from tafel import PLAYERS, _round  # benchmarks/tafel.py: the same game and rounds
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/helpers
 from helpers.pg_schema import throwaway_schema
 from ligretto.store import TafelService, make_engine, migrate
-
-PLAYERS = ["Anna", "Ben", "Cleo"]
-
-
-def _round(n: int) -> tuple[list[int], list[int]]:
-    """As in benchmarks/tafel.py: the caller +10, the others −5, so the game stays open."""
-    caller = n % 3
-    stacks = [0 if seat == caller else 5 for seat in range(3)]
-    middle = [10 if seat == caller else 5 for seat in range(3)]
-    return stacks, middle
 
 
 def cpu_per_entry(url: str, rounds: int) -> tuple[float, float]:
