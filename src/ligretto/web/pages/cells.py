@@ -9,9 +9,9 @@ middle is not counted, and a spoken "called Ligretto Stop" for the caller.
 
 The rows themselves are kept (:class:`RowWriter`): after a new round every
 earlier row of the game is the same, so a 550-round board writes one new
-row instead of 550. The rendering of the board runs in a worker thread and
-holds the interpreter's lock while it does, which is what a round entered
-at the same moment waits for.
+row instead of 550. Every watcher's live board waits for that rendering
+(in the board process, ``board_worker``, or in a thread of the server,
+where a round entered at the same moment waits for it too).
 """
 
 from __future__ import annotations
