@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import anyio.to_thread
+import pytest
+
 from helpers.api import NewGame
 
 
@@ -260,3 +265,33 @@ def test_write_without_token_is_403_before_the_body_is_judged(new_game: NewGame)
     assert response.status_code == 403
     assert response.json()["code"] == "forbidden"
     assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_a_round_write_is_one_trip_to_the_thread_pool(
+    new_game: NewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's work and the answer's model go to a worker thread together.
+
+    A sync endpoint costs a second trip (FastAPI checks its answer in the
+    pool), and with hundreds of watchers on the loop each trip can wait.
+    """
+    game = new_game()
+    trips: list[str] = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(func, "__name__", repr(func)))
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    writes = [
+        lambda: game.open({"Anna": 0, "Ben": 3, "Cleo": 5}),
+        lambda: game.complete(1, {"Anna": 10, "Ben": 8, "Cleo": 6}),
+        lambda: game.client.get(game.url("/rounds/1")),
+        lambda: game.client.delete(game.url("/rounds/1"), headers=game.auth),
+    ]
+    for write in writes:
+        trips.clear()
+        response = write()
+        assert response.status_code in (200, 201), response.text
+        assert len(trips) == 1, trips

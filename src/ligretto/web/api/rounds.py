@@ -1,9 +1,17 @@
-"""``/api/games/{id}/rounds``: stacks first, then the middle; corrections (T2, T3, T6)."""
+"""``/api/games/{id}/rounds``: stacks first, then the middle; corrections (T2, T3, T6).
+
+The endpoints are ``async`` and hand the store's work and the answer's model
+to a worker thread in one call: a sync endpoint has FastAPI check its answer
+in a second trip to the thread pool, and with hundreds of watchers on the
+loop every trip can wait for the interpreter's lock.
+"""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
+from ligretto.store import WriteResult
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.responses import set_version, write_out
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
@@ -13,7 +21,7 @@ router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
 
 
 @router.post("", status_code=201, responses=ERRORS)
-def open_round(
+async def open_round(
     game_id: str,
     body: RoundOpenIn,
     service: Service,
@@ -23,26 +31,36 @@ def open_round(
     response: Response,
 ) -> WriteOut:
     """Save a new round with the stack counts only (T2); complete it with PUT."""
-    result = service.open_round(game_id, token, body.stacks, expected_version=version)
+
+    def write() -> tuple[WriteResult, WriteOut]:
+        result = service.open_round(game_id, token, body.stacks, expected_version=version)
+        return result, write_out(request, result)
+
+    result, out = await run_in_threadpool(write)
     set_version(response, result.stored.version)
     if result.round is not None:
         response.headers["Location"] = f"/api/games/{game_id}/rounds/{result.round.number}"
-    return write_out(request, result)
+    return out
 
 
 @router.get("/{n}", responses=ERRORS)
-def get_round(game_id: str, n: int, service: Service, response: Response) -> RoundOut:
+async def get_round(game_id: str, n: int, service: Service, response: Response) -> RoundOut:
     """One round with its points and the running totals after it.
 
     Read on its own: the game's other rounds are neither loaded nor replayed.
     """
-    stored = service.get_round(game_id, n)
-    set_version(response, stored.version)
-    return RoundOut.model_validate(stored.describe())
+
+    def read() -> tuple[int, RoundOut]:
+        stored = service.get_round(game_id, n)
+        return stored.version, RoundOut.model_validate(stored.describe())
+
+    version, out = await run_in_threadpool(read)
+    set_version(response, version)
+    return out
 
 
 @router.put("/{n}", responses=ERRORS)
-def put_round(
+async def put_round(
     game_id: str,
     n: int,
     body: RoundPutIn,
@@ -57,21 +75,26 @@ def put_round(
     finds implausible."""
     if body.stacks is None and body.middle is None:
         raise ApiError(422, "nothing_to_change", "give the middle counts, the stacks, or both")
-    result = service.put_round(
-        game_id,
-        token,
-        n,
-        stacks=body.stacks,
-        middle=body.middle,
-        confirm=body.confirm,
-        expected_version=version,
-    )
+
+    def write() -> tuple[WriteResult, WriteOut]:
+        result = service.put_round(
+            game_id,
+            token,
+            n,
+            stacks=body.stacks,
+            middle=body.middle,
+            confirm=body.confirm,
+            expected_version=version,
+        )
+        return result, write_out(request, result)
+
+    result, out = await run_in_threadpool(write)
     set_version(response, result.stored.version)
-    return write_out(request, result)
+    return out
 
 
 @router.delete("/{n}", responses=ERRORS)
-def delete_round(
+async def delete_round(
     game_id: str,
     n: int,
     service: Service,
@@ -81,6 +104,11 @@ def delete_round(
     response: Response,
 ) -> WriteOut:
     """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
-    result = service.remove_last_round(game_id, token, n, expected_version=version)
+
+    def write() -> tuple[WriteResult, WriteOut]:
+        result = service.remove_last_round(game_id, token, n, expected_version=version)
+        return result, write_out(request, result)
+
+    result, out = await run_in_threadpool(write)
     set_version(response, result.stored.version)
-    return write_out(request, result)
+    return out
