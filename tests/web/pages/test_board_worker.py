@@ -1,8 +1,9 @@
 """The watchers' boards rendered in a process of its own (``pages/board_worker.py``).
 
 The process renders what a thread renders, a dead process costs no board,
-and the process never outlives its server: not on a graceful stop, not
-when the server is killed.
+it is started by the first watcher (not by the first change) and has its
+templates compiled before a real board, and it never outlives its server:
+not on a graceful stop, not when the server is killed.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ import pytest
 
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 from ligretto.store import StoredGame, TafelService
+from ligretto.web.i18n import LANGUAGES
 from ligretto.web.pages.board import render_fragment
-from ligretto.web.pages.board_worker import BoardWorkers, GameSnapshot
+from ligretto.web.pages.board_worker import BoardWorkers, GameSnapshot, _warm_up
+from ligretto.web.pages.rendering import environment
 
 
 @pytest.fixture
@@ -141,3 +144,30 @@ def test_the_board_process_ends_with_its_server(tmp_path: Path, ending: str) -> 
         while not all(_gone(child) for child in children) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert all(_gone(child) for child in children)
+
+
+def test_the_warm_up_compiles_the_board_templates_in_every_language() -> None:
+    environment.cache_clear()  # as in a process that has drawn nothing yet
+    _warm_up()
+    for language in LANGUAGES:
+        compiled = {key[1] for key in environment(language).cache}  # (loader, name)
+        assert {"_board.html", "_board_rest.html"} <= compiled, language
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_the_first_watcher_starts_the_board_process_before_any_change(tmp_path: Path) -> None:
+    with ServeProcess(tmp_path, environment_without_database_url()) as server:
+        base = server.start()
+        gid = httpx.post(f"{base}/api/games", json={"players": ["Anna", "Ben"]}).json()["id"]
+        assert _children(server.pid) == []  # nobody watches: no process
+        # An up-to-date watch page: it is sent the version, no board.
+        url = f"{base}/g/{gid}/board/events?v=1&z=gzip"
+        with httpx.stream("GET", url, timeout=10) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event:"):
+                    assert line == "event: version"
+                    break
+            deadline = time.monotonic() + 10
+            while not _children(server.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _children(server.pid), "a watcher connected, yet no board process started"

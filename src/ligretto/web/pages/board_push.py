@@ -256,6 +256,7 @@ async def board_events(
     shown = _since(request.headers.get("last-event-id"), v)
     packed = z == "gzip"
     renderer = _renderer(request)
+    renderer.workers.start()  # the board process, ready by the game's next change
 
     async def boards() -> AsyncGenerator[ServerSentEvent | bytes, None]:
         try:

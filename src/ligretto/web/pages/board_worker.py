@@ -7,10 +7,12 @@ watching, ``benchmarks/tafel.py --watchers 300`` found the slowest entries
 exactly when the board was rendered, once a second. In a process of its
 own the rendering runs beside the server, on the other core.
 
-- The process starts with the first board there is to render (a server
-  that nobody watches never starts it; boards are rendered in threads
-  until it has started), serves every game, and keeps its own rows from
-  one board to the next (:mod:`ligretto.web.pages.cells`).
+- The process starts when the first watcher connects (a server that
+  nobody watches never starts it), so that it is ready by the first
+  change; it imports the pages and draws a small board once, so that its
+  first real board does not compile the templates. Boards are rendered in
+  threads until it is ready. It serves every game and keeps its own rows
+  from one board to the next (:mod:`ligretto.web.pages.cells`).
 - It is sent the game as plain tuples (a 550-round game in about 0.2 ms,
   a tenth of pickling the game's objects), and sends back the encoded
   events.
@@ -35,7 +37,7 @@ import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 from sse_starlette import ServerSentEvent
@@ -145,7 +147,32 @@ def _start_worker() -> None:
         threading.Thread(
             target=_exit_with, args=(parent.sentinel,), name="board-worker-parent", daemon=True
         ).start()
-    import ligretto.web.pages.board  # noqa: F401
+    _warm_up()
+
+
+def _warm_up() -> None:
+    """Draw a small board in every language: the templates are compiled before a real one."""
+    from ligretto.web.i18n import LANGUAGES
+
+    now = datetime.now(UTC)
+    rounds: tuple[RoundTuple, ...] = ((1, (0, 5), (10, 5), False),)
+    snapshot = GameSnapshot(
+        "warm-up",
+        2,
+        now,
+        now,
+        ("A", "B"),
+        "target",
+        99,
+        None,
+        "ligretto",
+        False,
+        False,
+        False,
+        rounds,
+    )
+    for language in LANGUAGES:
+        encode_board(snapshot, language, frozenset({False, True}))
 
 
 def _ready() -> bool:
