@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,15 @@ async def _watchers(
     connected = asyncio.Semaphore(0)
     limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count)
     async with httpx.AsyncClient(base_url=base, timeout=None, limits=limits) as client:
+        stages: dict[int, str] = {}
 
         async def one(had: dict[int, float]) -> None:
+            stages[id(had)] = "reading the game"
             shown = int((await client.get(f"/api/games/{gid}")).json()["version"])
             url = f"/g/{gid}/board/events?v={shown}&z=gzip"  # as a browser that can unpack
+            stages[id(had)] = "opening the stream"
             async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as stream:
+                stages[id(had)] = f"streaming ({stream.status_code})"
                 # Read as bytes, only each event's first lines (its id and
                 # kind): a phone's cost of reading a board is the phone's,
                 # and this process stands for 300 of them on one core.
@@ -103,6 +108,7 @@ async def _watchers(
                     for event in events:
                         head = event[:80]
                         if b"event: version" in head:
+                            stages[id(had)] = "connected"
                             connected.release()
                         elif b"event: board" in head and head.startswith(b"id: "):
                             version = int(head[4 : head.index(b"\r\n")])
@@ -111,8 +117,20 @@ async def _watchers(
                                 had[shown] = time.perf_counter()
 
         tasks = [asyncio.create_task(one(had)) for had in seen]
-        for _ in range(count):
-            await connected.acquire()
+        waiting, started = count, time.monotonic()
+        while waiting:
+            try:
+                await asyncio.wait_for(connected.acquire(), 1.0)
+                waiting -= 1
+            except TimeoutError:
+                if time.monotonic() - started > 30:
+                    where = Counter(stages.values())
+                    print(f"watchers after 30 s: {dict(where)}", file=sys.stderr, flush=True)
+                    started = time.monotonic()
+                failed = [task for task in tasks if task.done()]
+                if failed:  # the parent says why instead of only "did not connect"
+                    failed[0].result()
+                    raise RuntimeError(f"{len(failed)} watchers ended before connecting") from None
         ready.set()
         while not stop.is_set():
             await asyncio.sleep(0.1)
