@@ -8,6 +8,8 @@ loop every trip can wait for the interpreter's lock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -18,6 +20,20 @@ from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, 
 from ligretto.web.deps import EditToken, ExpectedVersion, Service
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
+
+
+async def _written(
+    request: Request, response: Response, write: Callable[[], WriteResult]
+) -> tuple[WriteResult, WriteOut]:
+    """Run *write* and build its answer in one trip to the thread pool; set the ETag."""
+
+    def both() -> tuple[WriteResult, WriteOut]:
+        result = write()
+        return result, write_out(request, result)
+
+    result, out = await run_in_threadpool(both)
+    set_version(response, result.stored.version)
+    return result, out
 
 
 @router.post("", status_code=201, responses=ERRORS)
@@ -31,13 +47,11 @@ async def open_round(
     response: Response,
 ) -> WriteOut:
     """Save a new round with the stack counts only (T2); complete it with PUT."""
-
-    def write() -> tuple[WriteResult, WriteOut]:
-        result = service.open_round(game_id, token, body.stacks, expected_version=version)
-        return result, write_out(request, result)
-
-    result, out = await run_in_threadpool(write)
-    set_version(response, result.stored.version)
+    result, out = await _written(
+        request,
+        response,
+        lambda: service.open_round(game_id, token, body.stacks, expected_version=version),
+    )
     if result.round is not None:
         response.headers["Location"] = f"/api/games/{game_id}/rounds/{result.round.number}"
     return out
@@ -75,9 +89,10 @@ async def put_round(
     finds implausible."""
     if body.stacks is None and body.middle is None:
         raise ApiError(422, "nothing_to_change", "give the middle counts, the stacks, or both")
-
-    def write() -> tuple[WriteResult, WriteOut]:
-        result = service.put_round(
+    _, out = await _written(
+        request,
+        response,
+        lambda: service.put_round(
             game_id,
             token,
             n,
@@ -85,11 +100,8 @@ async def put_round(
             middle=body.middle,
             confirm=body.confirm,
             expected_version=version,
-        )
-        return result, write_out(request, result)
-
-    result, out = await run_in_threadpool(write)
-    set_version(response, result.stored.version)
+        ),
+    )
     return out
 
 
@@ -104,11 +116,9 @@ async def delete_round(
     response: Response,
 ) -> WriteOut:
     """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
-
-    def write() -> tuple[WriteResult, WriteOut]:
-        result = service.remove_last_round(game_id, token, n, expected_version=version)
-        return result, write_out(request, result)
-
-    result, out = await run_in_threadpool(write)
-    set_version(response, result.stored.version)
+    _, out = await _written(
+        request,
+        response,
+        lambda: service.remove_last_round(game_id, token, n, expected_version=version),
+    )
     return out
