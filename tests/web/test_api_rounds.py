@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anyio.to_thread
@@ -284,7 +285,7 @@ def test_a_round_write_is_one_trip_to_the_thread_pool(
         return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
-    writes = [
+    writes: list[Callable[[], Any]] = [
         lambda: game.open({"Anna": 0, "Ben": 3, "Cleo": 5}),
         lambda: game.complete(1, {"Anna": 10, "Ben": 8, "Cleo": 6}),
         lambda: game.client.get(game.url("/rounds/1")),

@@ -150,7 +150,9 @@ def test_the_warm_up_compiles_the_board_templates_in_every_language() -> None:
     environment.cache_clear()  # as in a process that has drawn nothing yet
     _warm_up()
     for language in LANGUAGES:
-        compiled = {key[1] for key in environment(language).cache}  # (loader, name)
+        cache = environment(language).cache
+        assert cache is not None
+        compiled = {key[1] for key in cache}  # (loader, name)
         assert {"_board.html", "_board_rest.html"} <= compiled, language
 
 
