@@ -240,3 +240,48 @@ def test_t6_two_scorekeepers_a_stale_entry_is_refused_with_a_reload(
     # The reloaded page offers the middle of the round the first phone opened.
     second.get_by_role("link", name="Reload").first.click()
     expect(second.get_by_role("button", name="Save round 1")).to_be_visible()
+
+
+def test_a_save_draws_the_board_it_leads_to_once(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """The script's save is one POST and one page load: it is answered with
+    where to go, not with a redirect that fetch would follow for nothing."""
+    page = new_page()
+    create_game(page, live_server, ["Anna", "Ben"])
+    edit_path = page.url.split("#")[0].split("?")[0].removeprefix(live_server.url)
+    sent: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            sent.append(f"{request.method} {request.url}")
+            if request.url.removeprefix(live_server.url).startswith(edit_path)
+            else None
+        ),
+    )
+    boards: list[int] = []
+    page.on(
+        "response",
+        lambda response: (
+            boards.append(response.status) if response.url.endswith(f"{edit_path}/board") else None
+        ),
+    )
+    enter_stacks(page, 0, {1: 4})
+    expect(page.locator("#status")).to_contain_text("Round 1: waiting for the middle")
+    enter_middle(page, {0: 12, 1: 9})
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
+    # Nor is the board drawn again for the fragment: each page asks once,
+    # when its live stream opens, and already shows that version; its own
+    # save, heard while the answer is on its way, is not fetched at all.
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    page.wait_for_timeout(300)
+    assert boards and set(boards) == {304}, boards
+    posts = [line for line in sent if line.startswith("POST ")]
+    pages = [line for line in sent if line.split("?")[0] == f"GET {live_server.url}{edit_path}"]
+    assert [line.split("?")[0] for line in posts] == [
+        f"POST {live_server.url}{edit_path}/stacks",
+        f"POST {live_server.url}{edit_path}/middle",
+    ], sent
+    # One load of the board per save: after the stacks, after the middle.
+    assert len(pages) == 2, sent
+    assert "opened=1" in pages[0] and "saved=1" in pages[1], sent

@@ -167,6 +167,36 @@ def test_t2_t3_stacks_first_then_the_middle_gives_the_points(client: TestClient)
     assert "Round 1 saved." in client.get(done.headers["location"]).text
 
 
+SCRIPT = {"X-Requested-With": "ligretto-entry"}
+
+
+def test_the_pages_script_gets_where_to_go_instead_of_a_redirect(client: TestClient) -> None:
+    """A save sent by the page's script is answered 204 with the board's
+    address: a 303 would make fetch draw the whole board once for nothing."""
+    edit = create(client, ["Anna", "Ben", "Cleo"])
+    page = client.get(edit).text
+    data = {"version": version(page), "stop": "0", "stack-1": "3", "stack-2": "5"}
+    answer = client.post(f"{edit}/stacks", data=data, headers=SCRIPT)
+    assert answer.status_code == 204 and answer.content == b""
+    where = answer.headers["x-entry-location"]
+    assert re.fullmatch(rf"{edit}\?opened=1&undo=\d+#entry-title", where), where
+    assert answer.headers["set-cookie"].startswith(f"tafel_edit_{game_id(edit)}=")  # as a 303
+    assert "Round 1: waiting for the middle" in client.get(where.split("#")[0]).text
+    # The same save without the script's name: the plain form's redirect.
+    data = {"version": version(client.get(edit).text), "round": "1"}
+    data |= {"middle-0": "20", "middle-1": "14", "middle-2": "8"}
+    plain = client.post(f"{edit}/middle", data=data)
+    assert plain.status_code == 303 and "x-entry-location" not in plain.headers
+    # A refusal is the page that says why, for the script as for the form.
+    refused = client.post(
+        f"{edit}/stacks",
+        data={"version": version(client.get(edit).text), "stack-0": "0", "stack-1": "0"},
+        headers=SCRIPT,
+    )
+    assert refused.status_code == 422 and "x-entry-location" not in refused.headers
+    assert totals(client, edit) == ["20", "8", "\u22122"]  # nothing else was saved
+
+
 def test_t2_two_empty_stacks_are_refused_in_the_page(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben", "Cleo"])
     refused = stacks(client, edit, {0: "0", 1: "0", 2: "4"})
@@ -322,6 +352,33 @@ def test_the_watch_page_has_no_token_and_no_forms(client: TestClient) -> None:
     assert fragment.status_code == 200
     assert token(edit) not in fragment.text and token(edit) not in str(fragment.headers)
     assert fragment.headers["X-Game-Version"] == "2"
+
+
+def test_a_board_the_page_shows_already_is_not_drawn_again(client: TestClient) -> None:
+    """The fragments answer 304 to the version and language the page shows
+    (If-None-Match); the edit page's still checks the token first."""
+    edit = create(client, ["Anna", "Ben"])
+    gid, secret = game_id(edit), token(edit)
+    client.cookies.clear()
+    edit_board = {"X-Edit-Token": secret}
+    drawn = client.get(f"{edit}/board", headers=edit_board)
+    assert drawn.status_code == 200 and drawn.headers["etag"] == '"1-en"'
+    same = client.get(f"{edit}/board", headers={**edit_board, "If-None-Match": '"1-en"'})
+    assert same.status_code == 304 and same.content == b""
+    assert same.headers["X-Game-Version"] == "1"
+    wrong = client.get(f"{edit}/board", headers={"X-Edit-Token": "x", "If-None-Match": '"1-en"'})
+    assert wrong.status_code == 404
+    # Another language or an older version: the board is drawn.
+    german = {**edit_board, "If-None-Match": '"1-de"', "Accept-Language": "de"}
+    assert client.get(f"{edit}/board", headers=german).headers["etag"] == '"1-de"'
+    assert client.get(f"/g/{gid}/board", headers={"If-None-Match": '"1-en"'}).status_code == 304
+    opened = client.post(
+        f"{edit}/stacks", data={"version": "1", "token": secret, "stop": "0", "stack-1": "1"}
+    )
+    assert opened.status_code == 303
+    newer = client.get(f"/g/{gid}/board", headers={"If-None-Match": '"0-en", "1-en"'})
+    assert newer.status_code == 200 and newer.headers["etag"] == '"2-en"'
+    assert "Round 1: waiting for the middle" in newer.text
 
 
 def test_t6_watchers_read_the_history_without_token_or_edit_controls(client: TestClient) -> None:

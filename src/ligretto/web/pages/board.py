@@ -415,12 +415,26 @@ def render_fragment(
     return html, info
 
 
-def fragment(request: Request, stored: StoredGame, token: str | None) -> HTMLResponse:
-    """Only the board, for the live update of an open page."""
-    html, info = render_fragment(stored, request_language(request), token)
-    response = HTMLResponse(html)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Game-Version"] = str(stored.version)
+def board_tag(version: int, language: str) -> str:
+    """The fragment's entity tag: it is drawn from the version and the language alone."""
+    return f'"{version}-{language}"'
+
+
+def fragment(request: Request, stored: StoredGame, token: str | None) -> Response:
+    """Only the board, for the live update of an open page.
+
+    ``304`` without drawing anything when the page says (``If-None-Match``)
+    that it shows this version already: an edit page asks once whenever its
+    live stream (re)connects, mostly right after it was drawn itself.
+    """
+    language = request_language(request)
+    tag = board_tag(stored.version, language)
+    headers = {"Cache-Control": "no-store", "ETag": tag, "X-Game-Version": str(stored.version)}
+    asked = request.headers.get("if-none-match", "")
+    if tag in (part.strip() for part in asked.split(",")):
+        return Response(status_code=304, headers=headers)
+    html, info = render_fragment(stored, language, token)
+    response = HTMLResponse(html, headers=headers)
     response.headers["X-Game-Info"] = quote(json.dumps(info, separators=(",", ":")))
     return response
 

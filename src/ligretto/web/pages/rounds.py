@@ -190,9 +190,26 @@ def with_undo(address: str, result: WriteResult) -> str:
     return f"{path}{joiner}undo={result.stored.version}" + (f"#{anchor}" if anchor else "")
 
 
+#: The edit page's script names itself on the saves it sends (board.js).
+ENTRY_SCRIPT_HEADER = "X-Requested-With"
+ENTRY_SCRIPT = "ligretto-entry"
+#: Where the script goes after a save, in place of a redirect.
+ENTRY_LOCATION_HEADER = "X-Entry-Location"
+
+
 def saved(request: Request, game_id: str, token: str, done: str) -> Response:
-    """Back to the board after a save (303), the token kept for pages without JavaScript."""
-    response = RedirectResponse(done, status_code=303)
+    """Back to the board after a save (303), the token kept for pages without JavaScript.
+
+    The page's script gets ``204`` and the address in ``X-Entry-Location``
+    instead: ``fetch`` follows a redirect by itself, so a 303 made the server
+    draw the whole board once for the fetch and once more for the page the
+    script then opens. The form without the script still gets its 303.
+    """
+    response: Response
+    if request.headers.get(ENTRY_SCRIPT_HEADER) == ENTRY_SCRIPT:
+        response = Response(status_code=204, headers={ENTRY_LOCATION_HEADER: done})
+    else:
+        response = RedirectResponse(done, status_code=303)
     remember_token(response, request, game_id, token)
     return response
 

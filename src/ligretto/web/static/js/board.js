@@ -301,7 +301,15 @@ document.addEventListener("submit", async (event) => {
     let response;
     try {
       const body = new FormData(form, submitter?.name ? submitter : undefined);
-      response = await fetch(form.action, { method: "POST", body, headers: { "X-Edit-Token": token } });
+      saving = true;
+      // Named, the server answers a save with where to go (204 and
+      // X-Entry-Location) instead of a redirect that fetch would follow,
+      // drawing the whole board once for nothing (web/pages/rounds.py).
+      response = await fetch(form.action, {
+        method: "POST",
+        body,
+        headers: { "X-Edit-Token": token, "X-Requested-With": "ligretto-entry" },
+      });
     } catch {
       offline.setConnected(false);
       if (offlineEntry) await offline.keep(form, confirm);
@@ -313,14 +321,17 @@ document.addEventListener("submit", async (event) => {
       }
       return;
     }
-    if (response.ok && response.redirected) {
+    const goTo = response.headers.get("X-Entry-Location");
+    if (response.ok && (goTo || response.redirected)) {
       // This phone's own save comes back as a change: the page it leads to
       // shows it, so the board here is not redrawn (nor called stale) meanwhile.
       leaving = true;
       dropDraft(gameId, form);
       // The board it leads to may be this very address: load it afresh then.
-      const target = response.url + (kind === "stacks" ? "#entry-title" : "#status");
-      if (new URL(response.url).href === location.href.split("#")[0]) {
+      const page = new URL(goTo || response.url, location.href);
+      page.hash = "";
+      const target = page.href + (kind === "stacks" ? "#entry-title" : "#status");
+      if (page.href === location.href.split("#")[0]) {
         history.replaceState(history.state, "", target);
         location.reload();
       } else {
@@ -333,6 +344,10 @@ document.addEventListener("submit", async (event) => {
     form.requestSubmit(submitter?.name ? submitter : undefined);
   } finally {
     if (submitter) submitter.disabled = false;
+    saving = false;
+    // Not gone on to another page (kept offline): catch up with what was heard.
+    if (missed && !leaving && !form.dataset.native) refresh();
+    missed = false;
   }
 });
 
@@ -388,6 +403,8 @@ const editing = Boolean(document.querySelector("form[data-entry]") || (info && i
 let shownVersion = Number(board?.dataset.version || 0);
 let loading = null;
 let leaving = false; // a save landed and the page is on its way to the next one
+let saving = false; // a save was sent and has no answer yet
+let missed = false; // a change was heard meanwhile
 // Back to this page from the browser's history: it is shown again, and live.
 window.addEventListener("pageshow", (event) => { if (event.persisted) leaving = false; });
 const offlineEntry = Boolean(gameId && token && document.getElementById("offline-texts") && window.indexedDB);
@@ -425,12 +442,18 @@ async function showBoard(html, version, meta) {
 
 async function refresh() {
   if (leaving) return null;
+  // A change heard while this phone's own save is on its way is mostly that
+  // save: the page it leads to shows it. Asked again should the save not land.
+  if (saving) { missed = true; return null; }
   if (loading) return loading;
   loading = (async () => {
     try {
       const headers = { Accept: "text/html" };
       if (token) headers["X-Edit-Token"] = token;
+      // The board shown: the server answers 304 instead of drawing it again.
+      if (shownVersion) headers["If-None-Match"] = `"${shownVersion}-${document.documentElement.lang}"`;
       const response = await fetch(board.dataset.fragment, { headers, cache: "no-store" });
+      if (response.status === 304) return;
       if (!response.ok) {
         // The edit page's board answers 404 to a wrong or missing token.
         const missing = document.getElementById("no-token");
