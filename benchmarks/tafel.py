@@ -81,20 +81,39 @@ def _describe(label: str, values: list[float]) -> str:
 
 async def _watchers(
     base: str, gid: str, count: int, ready: Any, stop: Any
-) -> list[dict[int, float]]:
+) -> tuple[list[dict[int, float]], list[tuple[str, float]]]:
     """``count`` watch pages on one game, each doing what ``board.js`` does:
     follow the board stream ``/g/{id}/board/events`` and show every board it
-    is sent.  Returns, per watcher, when it had the board of each version."""
+    is sent.  Returns, per watcher, when it had the board of each version,
+    and every reconnection: why, and how long after the watcher's last answer."""
     seen: list[dict[int, float]] = [{} for _ in range(count)]
-    connected = asyncio.Semaphore(0)
+    # Who has had its stream's first event: a set, polled. Counted with a
+    # semaphore acquired under asyncio.wait_for (Python 3.11), the count
+    # sometimes stayed short while every watcher was connected, and the run
+    # ended with "did not connect within 60 s".
+    connected: set[int] = set()
     limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count)
     async with httpx.AsyncClient(base_url=base, timeout=None, limits=limits) as client:
         stages: dict[int, str] = {}
+        reconnects: list[tuple[str, float]] = []  # (why, seconds since the last answer)
 
         async def one(had: dict[int, float]) -> None:
             stages[id(had)] = "reading the game"
-            shown = int((await client.get(f"/api/games/{gid}")).json()["version"])
-            url = f"/g/{gid}/board/events?v={shown}&z=gzip"  # as a browser that can unpack
+            shown = [int((await client.get(f"/api/games/{gid}")).json()["version"])]
+            answered = time.monotonic()
+            while True:
+                try:
+                    await follow(had, shown)
+                except (httpx.ReadError, httpx.RemoteProtocolError) as error:
+                    # A kept-alive connection the server closed as it was
+                    # taken up again: EventSource reconnects, so does this.
+                    why = f"{type(error).__name__} {error.__cause__!r}"[:80]
+                    reconnects.append((why, time.monotonic() - answered))
+                    await asyncio.sleep(0.1)
+                answered = time.monotonic()
+
+        async def follow(had: dict[int, float], shown: list[int]) -> None:
+            url = f"/g/{gid}/board/events?v={shown[0]}&z=gzip"  # as a browser that can unpack
             stages[id(had)] = "opening the stream"
             async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as stream:
                 stages[id(had)] = f"streaming ({stream.status_code})"
@@ -109,28 +128,30 @@ async def _watchers(
                         head = event[:80]
                         if b"event: version" in head:
                             stages[id(had)] = "connected"
-                            connected.release()
+                            connected.add(id(had))
                         elif b"event: board" in head and head.startswith(b"id: "):
                             version = int(head[4 : head.index(b"\r\n")])
-                            if version > shown:
-                                shown = version
-                                had[shown] = time.perf_counter()
+                            if version > shown[0]:
+                                shown[0] = version
+                                had[version] = time.perf_counter()
 
         tasks = [asyncio.create_task(one(had)) for had in seen]
-        waiting, started = count, time.monotonic()
-        while waiting:
-            try:
-                await asyncio.wait_for(connected.acquire(), 1.0)
-                waiting -= 1
-            except TimeoutError:
-                if time.monotonic() - started > 30:
-                    where = Counter(stages.values())
-                    print(f"watchers after 30 s: {dict(where)}", file=sys.stderr, flush=True)
-                    started = time.monotonic()
-                failed = [task for task in tasks if task.done()]
-                if failed:  # the parent says why instead of only "did not connect"
-                    failed[0].result()
-                    raise RuntimeError(f"{len(failed)} watchers ended before connecting") from None
+        started = time.monotonic()
+        while len(connected) < count:
+            await asyncio.sleep(0.1)
+            if time.monotonic() - started > 30:
+                where = Counter(stages.values())
+                print(f"watchers after 30 s: {dict(where)}", file=sys.stderr, flush=True)
+                started = time.monotonic()
+            failed = [task for task in tasks if task.done()]
+            if failed:  # the parent says why instead of only "did not connect"
+                errors = Counter(repr(task.exception()) for task in failed)
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                raise RuntimeError(
+                    f"{len(failed)} watchers ended before connecting: {dict(errors)}"
+                ) from failed[0].exception()
         ready.set()
         while not stop.is_set():
             await asyncio.sleep(0.1)
@@ -141,7 +162,7 @@ async def _watchers(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return seen
+    return seen, reconnects
 
 
 def _watch_process(base: str, gid: str, count: int, ready: Any, stop: Any, out: Any) -> None:
@@ -166,15 +187,28 @@ class Watchers:
             self._process.kill()
             raise RuntimeError("the watchers did not connect within 60 s")
 
-    def stop(self) -> list[dict[int, float]]:
+    def stop(self) -> tuple[list[dict[int, float]], list[tuple[str, float]]]:
         self._stop.set()
-        seen: list[dict[int, float]] = self._out.get(timeout=60)
+        seen: tuple[list[dict[int, float]], list[tuple[str, float]]] = self._out.get(timeout=60)
         self._process.join(10)
         return seen
 
 
 def run(label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: int = 0) -> None:
-    with ServeProcess(data_dir, env) as server:
+    log = data_dir / "server.log"
+    try:
+        _run(label, env, data_dir, rounds, watchers, log)
+    except Exception:
+        # What the server said is the first thing to read when a run fails.
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        print("\n".join(["-- the server's last lines:", *lines[-40:]]), file=sys.stderr)
+        raise
+
+
+def _run(
+    label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: int, log: Path
+) -> None:
+    with ServeProcess(data_dir, env, log=log) as server:
         base = server.start()
         with httpx.Client(base_url=base, timeout=10) as client:
             created = client.post("/api/games", json={"players": PLAYERS, "target": 99}).json()
@@ -201,7 +235,7 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: 
                 if n in (50, rounds - 50, rounds):
                     cpu[n] = _cpu_ms(server.pid)
             status = done.json()["status"]
-            boards = watching.stop() if watching is not None else []
+            boards, reconnects = watching.stop() if watching is not None else ([], [])
             gets: list[float] = []
             for _ in range(9):
                 t0 = time.perf_counter()
@@ -227,6 +261,13 @@ def run(label: str, env: dict[str, str], data_dir: Path, rounds: int, watchers: 
             f"{'GET whole board':<22} median of 9 {full_get:6.2f} ms "
             f"({len(board.content) // 1024} KiB, {len(board.json()['rounds'])} rounds)"
         )
+        if reconnects:
+            why = Counter(reason for reason, _ in reconnects)
+            idle = sorted(seconds for _, seconds in reconnects)
+            print(
+                f"{'watchers reconnected':<22} {len(reconnects)} times {dict(why)}, "
+                f"{idle[0]:.1f}–{idle[-1]:.1f} s after their last answer"
+            )
         if boards:
             # From sending a write to a watcher having the board it made.
             ms = [

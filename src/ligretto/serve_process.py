@@ -52,12 +52,19 @@ class ServeProcess:
     """
 
     def __init__(
-        self, data_dir: Path, env: Mapping[str, str] | None = None, args: Sequence[str] = ()
+        self,
+        data_dir: Path,
+        env: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+        *,
+        log: Path | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.env = dict(environment_without_database_url() if env is None else env)
         self.args = list(args)
         """More options of ``ligretto serve`` (``--trusted-proxy``, ``--process-id`` …)."""
+        self.log = log
+        """Where the server's output goes (appended); nowhere without it."""
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.base = ""
@@ -67,6 +74,7 @@ class ServeProcess:
         port = free_port()
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
+        output: Any = subprocess.DEVNULL if self.log is None else self.log.open("ab")
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -80,9 +88,11 @@ class ServeProcess:
                 *self.args,
             ],
             env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT if self.log is not None else subprocess.DEVNULL,
         )
+        if self.log is not None:
+            output.close()  # the server has its own copy
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

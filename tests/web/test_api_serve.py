@@ -18,7 +18,8 @@ def test_serve_creates_its_database_and_stops_on_ctrl_c_with_open_streams(
     tmp_path: Path,
 ) -> None:
     data_dir = tmp_path / "new" / "folder"
-    server = ServeProcess(data_dir)
+    log = tmp_path / "server.log"
+    server = ServeProcess(data_dir, log=log)
     try:
         base = server.start()
         assert (data_dir / "ligretto.db").is_file()
@@ -34,6 +35,9 @@ def test_serve_creates_its_database_and_stops_on_ctrl_c_with_open_streams(
                 assert server.process is not None
                 server.process.send_signal(signal.SIGINT)  # Ctrl-C
                 assert server.process.wait(timeout=10) == 0
+        # What the server said is kept when asked for (the benchmarks print it).
+        said = log.read_text()
+        assert "Uvicorn running on" in said and '"POST /api/games HTTP/1.1" 201' in said
     finally:
         server.kill()
 
