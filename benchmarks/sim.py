@@ -104,15 +104,25 @@ def child(args: argparse.Namespace, options: RuleOptions) -> None:
     )
 
 
-def workers_ratio(rounds: int, options: RuleOptions) -> tuple[float, float]:
-    """Wall seconds of ``simulate`` with 1 and with 2 worker processes."""
+def workers_ratio(rounds: int, options: RuleOptions, pairs: int = 3) -> list[float]:
+    """How many times as fast ``simulate`` is with 2 worker processes as with 1
+    (wall time), for each of *pairs* interleaved pairs of runs.
+
+    A first run of 1 worker warms the process up (the workers are forked
+    from it, warm too): measured first and cold, 1 worker took up to 1.5×
+    as long as warm, which flattered the ratio or hid it in the noise.
+    """
     config = SimConfig.from_names(STACK_FIRST, seed=1, options=options)
-    wall = []
-    for workers in (1, 2):
-        start = time.perf_counter()
-        simulate(config, rounds=rounds, workers=workers)
-        wall.append(time.perf_counter() - start)
-    return wall[0], wall[1]
+    simulate(config, rounds=rounds // 4, workers=1)
+    ratios = []
+    for _ in range(pairs):
+        wall = []
+        for workers in (1, 2):
+            start = time.perf_counter()
+            simulate(config, rounds=rounds, workers=workers)
+            wall.append(time.perf_counter() - start)
+        ratios.append(wall[0] / wall[1])
+    return ratios
 
 
 def main() -> None:
@@ -197,10 +207,11 @@ def main() -> None:
             f"  {label:42} {rps:6.0f} rounds/s {aps:7.0f} actions/s (CPU); "
             f"{per_round:.0f} actions, {races:.1f} races lost per round; {n} rounds"
         )
-    one, two = workers_ratio(args.worker_rounds, options)
+    ratios = workers_ratio(args.worker_rounds, options)
     print(
-        f"simulate, {args.worker_rounds} rounds: 2 workers {one / two:.2f}x as fast as 1 "
-        "(wall time; "
+        f"simulate, {args.worker_rounds} rounds: 2 workers "
+        f"{statistics.median(ratios):.2f}x as fast as 1, median of {len(ratios)} pairs "
+        f"({', '.join(f'{r:.2f}' for r in ratios)}; wall time; "
         f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
 
