@@ -321,7 +321,8 @@ document.addEventListener("submit", async (event) => {
       }
       return;
     }
-    const goTo = response.headers.get("X-Entry-Location");
+    // (A 204 without the address, its header lost on the way: this page afresh.)
+    const goTo = response.headers.get("X-Entry-Location") || (response.status === 204 ? location.pathname : null);
     if (response.ok && (goTo || response.redirected)) {
       // This phone's own save comes back as a change: the page it leads to
       // shows it, so the board here is not redrawn (nor called stale) meanwhile.
