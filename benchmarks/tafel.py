@@ -105,8 +105,9 @@ async def _watchers(
                 try:
                     await follow(had, shown)
                 except (httpx.ReadError, httpx.RemoteProtocolError) as error:
-                    # A kept-alive connection the server closed as it was
-                    # taken up again: EventSource reconnects, so does this.
+                    # Seen as ReadError from anyio's ClosedResourceError: a
+                    # connection the client's own pool closed under it
+                    # (encode/httpx#2337). EventSource reconnects; so does this.
                     why = f"{type(error).__name__} {error.__cause__!r}"[:80]
                     reconnects.append((why, time.monotonic() - answered))
                     await asyncio.sleep(0.1)
