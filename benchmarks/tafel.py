@@ -36,7 +36,9 @@ from typing import Any
 import httpx
 from reference import reference_rate  # benchmarks/reference.py
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/helpers
+# tests/helpers, after this folder: tests/tafel must not hide this module
+# (the watchers' process imports it by name).
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
 from helpers.pg_schema import throwaway_schema
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 
@@ -184,9 +186,13 @@ class Watchers:
             daemon=True,
         )
         self._process.start()
-        if not self._ready.wait(60):
-            self._process.kill()
-            raise RuntimeError("the watchers did not connect within 60 s")
+        deadline = time.monotonic() + 60
+        while not self._ready.wait(0.5):
+            if not self._process.is_alive():  # its traceback is on stderr
+                raise RuntimeError(f"the watchers' process ended ({self._process.exitcode})")
+            if time.monotonic() > deadline:
+                self._process.kill()
+                raise RuntimeError("the watchers did not connect within 60 s")
 
     def stop(self) -> tuple[list[dict[int, float]], list[tuple[str, float]]]:
         self._stop.set()
