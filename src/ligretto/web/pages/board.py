@@ -45,8 +45,8 @@ from ligretto.web.pages.deps import (
     request_token,
     watch_path,
 )
-from ligretto.web.pages.messages import N_
-from ligretto.web.pages.rendering import environment, gettext, render, request_language
+from ligretto.web.pages.rendering import environment, render, request_language
+from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import BoardView, board_view
 from ligretto.web.qr import qr_svg
 

@@ -39,8 +39,9 @@ from ligretto.web.pages.board import (
     remember_token,
 )
 from ligretto.web.pages.deps import EditableGame, EditableGameDep, GameDep, Service, edit_base
-from ligretto.web.pages.messages import N_, implausible_details, refusal
-from ligretto.web.pages.rendering import gettext, render, request_language
+from ligretto.web.pages.messages import implausible_details, refusal
+from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import board_view
 
 router = APIRouter()
