@@ -28,18 +28,12 @@ from ligretto.store import (
 from ligretto.tafel import Code, ImplausibleRoundError, TafelError
 from ligretto.tafel.limits import STACK_CARDS, middle_limit
 from ligretto.web.forms import whole_number
-from ligretto.web.pages.board import (
-    bad_link,
-    board_page,
-    game_state,
-    known_token,
-    load_game,
-    not_found,
-    offline_texts,
-    remember_token,
-)
+from ligretto.web.pages.board import board_page
 from ligretto.web.pages.deps import EditableGame, EditableGameDep, GameDep, Service, edit_base
+from ligretto.web.pages.error_pages import bad_link, not_found
+from ligretto.web.pages.game_access import known_token, load_game, remember_token
 from ligretto.web.pages.messages import implausible_details, refusal
+from ligretto.web.pages.offline import game_state, offline_texts
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import board_view
