@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from ligretto.web.pages import board, board_push, groups, history, legacy, rounds, rules, start
-from ligretto.web.pages.board import ERROR_PAGES
+from ligretto.web.pages.error_pages import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
 
 __all__ = ["ERROR_PAGES", "install", "router"]

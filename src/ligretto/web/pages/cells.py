@@ -21,8 +21,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from ligretto.web.pages.messages import N_
-from ligretto.web.pages.rendering import format_points, gettext
+from ligretto.web.pages.text import N_, format_points, gettext
 from ligretto.web.pages.view import ROUND_VIEWS_KEPT, CellView, RoundView
 
 STACK = N_("stack %(count)s")

@@ -14,8 +14,9 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from ligretto.web.pages.board import bad_link, remember_token, token_ok
 from ligretto.web.pages.deps import Service, edit_base
+from ligretto.web.pages.error_pages import bad_link
+from ligretto.web.pages.game_access import remember_token, token_ok
 
 router = APIRouter()
 

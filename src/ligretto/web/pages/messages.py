@@ -9,13 +9,8 @@ stack trace) ever reaches the page.
 from __future__ import annotations
 
 from ligretto.tafel import Code, TafelError
-from ligretto.web.pages.rendering import gettext
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's conventional marker name
-    """Mark *message* for extraction; it is translated where it is shown."""
-    return message
-
+from ligretto.web.pages.text import N_ as N_  # groups.py's import
+from ligretto.web.pages.text import gettext
 
 # Codes whose sentence needs no numbers from the entry, only the player's name.
 _SIMPLE: dict[Code, str] = {

@@ -23,6 +23,9 @@ from markupsafe import Markup
 from ligretto.rules.result import points
 from ligretto.tafel import limits
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
+from ligretto.web.pages.cells import CellWriter, RowWriter
+from ligretto.web.pages.text import format_points
+from ligretto.web.pages.text import gettext as gettext  # groups.py's import
 
 WEB_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = WEB_DIR / "templates"
@@ -30,17 +33,6 @@ STATIC_DIR = WEB_DIR / "static"
 STATIC_PREFIX = "/static"
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600
-MINUS = "\u2212"
-"""A true minus sign: "−6" reads better than "-6" on the board."""
-
-
-def format_points(value: int | None, sign: bool = False) -> str:
-    """Points as the board prints them: ``−6``, ``8`` or with *sign* ``+8``."""
-    if value is None:
-        return ""
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return f"+{value}" if sign and value > 0 else str(value)
 
 
 @cache
@@ -109,8 +101,6 @@ def environment(language: str) -> Environment:
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
     # The rounds table's cells and rows (pages/cells.py: hundreds in a long game).
-    from ligretto.web.pages.cells import CellWriter, RowWriter
-
     cells = CellWriter(language)
     env.globals["cells"] = cells
     env.globals["rows"] = RowWriter(language, cells)
@@ -134,12 +124,6 @@ def request_language(request: Request) -> str:
         request.cookies.get(LANGUAGE_COOKIE),
         request.headers.get("accept-language"),
     )
-
-
-def gettext(language: str, message: str, **variables: Any) -> str:
-    """Translate *message* for Python code; ``%(name)s`` placeholders as in templates."""
-    text = translations(language).gettext(message)
-    return text % variables if variables else text
 
 
 def language_links(request: Request, path: str | None = None) -> list[tuple[str, str, str]]:

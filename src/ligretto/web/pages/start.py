@@ -23,10 +23,11 @@ from ligretto.tafel import (
     max_players,
 )
 from ligretto.web.forms import whole_field, whole_number
-from ligretto.web.pages.board import remember_token
 from ligretto.web.pages.deps import Service, edit_base
-from ligretto.web.pages.messages import N_, refusal
-from ligretto.web.pages.rendering import gettext, render, request_language
+from ligretto.web.pages.game_access import remember_token
+from ligretto.web.pages.messages import refusal
+from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.pages.text import N_, gettext
 
 router = APIRouter()
 

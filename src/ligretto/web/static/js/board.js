@@ -304,7 +304,7 @@ document.addEventListener("submit", async (event) => {
       saving = true;
       // Named, the server answers a save with where to go (204 and
       // X-Entry-Location) instead of a redirect that fetch would follow,
-      // drawing the whole board once for nothing (web/pages/rounds.py).
+      // drawing the whole board once for nothing (web/pages/saving.py).
       response = await fetch(form.action, {
         method: "POST",
         body,

@@ -2,8 +2,8 @@
 // sent yet still shows points, totals and the outcome. The one definition
 // is the Python domain (ligretto.tafel.game); this is its small mirror,
 // checked against it clause by clause with shared test vectors generated
-// from the domain (tests/tafel/vectors.json, run in Python and in the
-// browser). Error codes are the domain's (ligretto.tafel.errors.Code).
+// from the domain (tests/helpers/tafel_vectors.json, run in Python and in
+// the browser). Error codes are the domain's (ligretto.tafel.errors.Code).
 export const STACK_CARDS = 10;
 export const DECK_CARDS = 40;
 export const STACK_PENALTY = 2;

@@ -1,0 +1,75 @@
+"""The line on the board confirming the save that led to it, and the Undo it offers (T6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from fastapi import Request
+from starlette.concurrency import run_in_threadpool
+
+from ligretto.store import GameNotFoundError, StoredGame, TafelService
+from ligretto.store.changes import UNDOABLE
+from ligretto.web.forms import whole_number
+from ligretto.web.pages.rendering import request_language
+from ligretto.web.pages.text import N_, gettext
+
+UNDO_SECONDS = 120
+"""How long after a write its board still offers the Undo (the page's script hides it sooner)."""
+
+UNDO_SHOWN_SECONDS = 10
+"""How long the page's script shows the Undo bar after a write."""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoOffer:
+    """The Undo the board offers right after a write: what it takes back and its version."""
+
+    text: str
+    version: int
+    seconds: int = UNDO_SHOWN_SECONDS
+
+
+async def undo_offer(
+    request: Request, service: TafelService, stored: StoredGame, notice: str | None
+) -> UndoOffer | None:
+    """An Undo for the write that redirected here (``?saved=3&undo=7``), if it still holds.
+
+    Only while that write is the game's latest change (nobody changed the
+    game since: its version is the game's), it changed a round, and it is
+    recent; the service checks all of it again when the Undo is sent.
+    """
+    version = whole_number(request.query_params.get("undo", ""), 9)
+    if notice is None or version is None or version != stored.version:
+        return None
+    try:
+        last = await run_in_threadpool(service.last_change, stored.id)
+    except GameNotFoundError:
+        return None
+    if last is None or last.version != version or last.action not in UNDOABLE:
+        return None
+    if (datetime.now(UTC) - last.at).total_seconds() > UNDO_SECONDS:
+        return None
+    return UndoOffer(notice, version)
+
+
+def saved_notice(request: Request) -> tuple[str | None, int | None]:
+    """Confirm the save that redirected here (``?saved=3`` and the like).
+
+    Returns the sentence and the round it is about (for a "correct" link).
+    """
+    language = request_language(request)
+    if request.query_params.get("created") == "1":
+        return gettext(language, N_("Game created. Everyone can watch it on their phone:")), None
+    for key, message in (
+        ("opened", N_("Round %(number)s: stacks saved.")),
+        ("saved", N_("Round %(number)s saved.")),
+        ("corrected", N_("Round %(number)s corrected.")),
+        ("removed", N_("Round %(number)s removed.")),
+        ("undone", N_("Round %(number)s: last change undone.")),
+    ):
+        number = whole_number(request.query_params.get(key, ""), 3)
+        if number is not None:
+            text = gettext(language, message, number=number)
+            return text, None if key in ("removed", "undone") else number
+    return None, None
