@@ -40,7 +40,7 @@ from ligretto.tafel.group_exchange import group_from_json, member_names
 from ligretto.tafel.groups import Group
 from ligretto.tafel.stats import Season
 
-__all__ = ["CreatedGroup", "GroupService", "StoredGroup"]
+__all__ = ["GroupService"]
 
 NOT_GIVEN: Any = object()
 """Marks an argument that was not given (None clears a season)."""

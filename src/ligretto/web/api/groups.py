@@ -25,7 +25,8 @@ from ligretto.store.errors import (
     StoreError,
 )
 from ligretto.store.group_queries import league_season
-from ligretto.store.groups import GroupService, StoredGroup
+from ligretto.store.groups import GroupService
+from ligretto.store.results import StoredGroup
 from ligretto.tafel.errors import Code
 from ligretto.tafel.group_exchange import season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH

@@ -22,7 +22,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.group_queries import GroupLeague, league_season
-from ligretto.store.groups import GroupService, StoredGroup
+from ligretto.store.groups import GroupService
+from ligretto.store.results import StoredGroup
 from ligretto.tafel.limits import MAX_MEMBERS
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League
