@@ -73,7 +73,7 @@ def test_a_game_of_the_group_needs_new_players_confirmed(
     # the game is an ordinary Tafel game with its own edit token
     tafel.open_round(game.stored.id, game.edit_token, [0, 3, 5])
     tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12, 5])
-    _, games = groups.played_games(gid)
+    _, games = groups.queries.played_games(gid)
     assert [g.id for g in games] == [game.stored.id]
     assert games[0].game.finished and games[0].game.winners == ("anna",)
 
@@ -111,11 +111,11 @@ def test_statistics_are_recomputed_after_a_correction(
         calls.append(1)
         return {s.name: s.points for s in member_stats(games, ["Anna", "Ben"])}
 
-    assert groups.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
-    assert groups.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
+    assert groups.queries.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
+    assert groups.queries.computed(gid, "points", points) == {"Anna": 20, "Ben": 6}
     assert len(calls) == 1  # the second read was kept
     tafel.correct_round(game.stored.id, game.edit_token, 1, middle=[18, 12])
-    assert groups.computed(gid, "points", points) == {"Anna": 18, "Ben": 6}
+    assert groups.queries.computed(gid, "points", points) == {"Anna": 18, "Ben": 6}
     assert len(calls) == 2
 
 
@@ -128,13 +128,13 @@ def test_export_and_import_keep_members_games_and_dates(
     game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=1)
     tafel.open_round(game.stored.id, game.edit_token, [0, 3])
     tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12])
-    data = groups.export_json(gid)
+    data = groups.queries.export_json(gid)
     copy = groups.import_group(data)
     assert copy.stored.id != gid and copy.token != token
     assert copy.stored.members == ("Anna", "Ben", "Cleo")
     assert copy.stored.season == Season.year(2026)
-    _, games = groups.played_games(copy.stored.id)
-    _, originals = groups.played_games(gid)
+    _, games = groups.queries.played_games(copy.stored.id)
+    _, originals = groups.queries.played_games(gid)
     assert [g.played_at for g in games] == [g.played_at for g in originals]
     assert [g.game.totals for g in games] == [(20, 6)]
     (new_id,) = copy.game_tokens

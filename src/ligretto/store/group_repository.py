@@ -8,9 +8,8 @@ there are: the game rows, then every round of them in order.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from datetime import UTC, date, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -19,10 +18,12 @@ from sqlalchemy.engine import Connection, Row
 from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.models import GameRow, GroupGameRow, GroupRow, MemberRow, RoundRow
 from ligretto.store.repository import Lock
+from ligretto.store.results import StoredGroup
+from ligretto.store.rows import aware, restore_game, restore_round
 from ligretto.store.tokens import is_game_id
-from ligretto.tafel import Game, Round
+from ligretto.tafel import Round
 from ligretto.tafel.groups import Group
-from ligretto.tafel.stats import PlayedGame
+from ligretto.tafel.stats import PlayedGame, Season
 
 
 def read_group_row(conn: Connection, group_id: str, lock: Lock | None = None) -> Row[Any]:
@@ -109,34 +110,13 @@ def read_rounds_of(conn: Connection, game_ids: list[str]) -> dict[str, list[Roun
             .where(RoundRow.game_id.in_(chunk))
             .order_by(RoundRow.game_id, RoundRow.n)
         ):
-            rounds[r.game_id].append(
-                Round(
-                    r.n,
-                    tuple(json.loads(r.stacks)),
-                    None if r.middle is None else tuple(json.loads(r.middle)),
-                    r.confirmed,
-                )
-            )
+            rounds[r.game_id].append(restore_round(r))
     return rounds
 
 
 def played_game(row: Row[Any], rounds: list[Round]) -> PlayedGame:
     """A game row and its rounds as a group's game (trusted: checked when stored)."""
-    return PlayedGame(
-        row.id,
-        aware(row.played_at),
-        Game.restore(
-            json.loads(row.players),
-            mode=row.mode,
-            target=row.target,
-            agreed_rounds=row.agreed_rounds,
-            deck=row.deck,
-            row_storage=row.row_storage,
-            rounds=rounds,
-            closed=row.closed,
-            scored=row.scored,
-        ),
-    )
+    return PlayedGame(row.id, aware(row.played_at), restore_game(row, rounds))
 
 
 def game_group(conn: Connection, game_id: str) -> str | None:
@@ -211,12 +191,22 @@ def update_group(
     )
 
 
-def season_of(row: Row[Any]) -> tuple[date, date] | None:
+def season_of(row: Row[Any]) -> Season | None:
+    """The group's own season, or None (its seasons are calendar years)."""
     if row.season_start is None or row.season_end is None:
         return None
-    return row.season_start, row.season_end
+    return Season(row.season_start, row.season_end)
 
 
-def aware(moment: datetime) -> datetime:
-    # SQLite gives naive datetimes back; everything is stored in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+def stored_group(row: Row[Any], group: Group, games: int) -> StoredGroup:
+    """The group row and its domain group as the store hands it out."""
+    return StoredGroup(
+        row.id,
+        row.version,
+        group.name,
+        tuple(m.name for m in group.members),
+        season_of(row),
+        games,
+        aware(row.created_at),
+        aware(row.updated_at),
+    )

@@ -6,21 +6,18 @@ and the expected version (If-Match), lets the domain verify the change
 (:class:`~ligretto.tafel.groups.Group`), writes, and raises the group's
 version. A refused action raises and changes nothing.
 
-Statistics are derived from the games' rounds (:mod:`ligretto.tafel.stats`,
-:mod:`ligretto.tafel.ratings`); :meth:`GroupService.computed` keeps the
-last results per group for as long as the group's fingerprint (its
-version, its games and their versions) stays the same, so a page read
-after a page read costs one small query.
+The reads that derive numbers from the games (statistics, league, the
+members' pages, the export) and the results they keep are
+:class:`~ligretto.store.group_queries.GroupQueries`, the service's
+``queries``; the exchange format of an export and an import is
+:mod:`ligretto.tafel.group_exchange`.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -34,76 +31,34 @@ from ligretto.store.errors import (
     GroupForbiddenError,
     VersionConflictError,
 )
-from ligretto.store.results import CreatedGame, StoredGame
+from ligretto.store.group_queries import GroupQueries
+from ligretto.store.results import CreatedGame, CreatedGroup, StoredGame, StoredGroup
+from ligretto.store.rows import aware
 from ligretto.store.tokens import hash_token, new_game_id, new_token, token_matches
-from ligretto.tafel import Code, Deck, Game, InvalidGameError, Mode, TafelError
-from ligretto.tafel.errors import GroupError
-from ligretto.tafel.exchange import game_from_json
+from ligretto.tafel import Deck, Game, Mode
+from ligretto.tafel.group_exchange import group_from_json, member_names
 from ligretto.tafel.groups import Group
-from ligretto.tafel.limits import MAX_GROUP_GAMES
-from ligretto.tafel.stats import PlayedGame, Season
+from ligretto.tafel.stats import Season
 
-__all__ = ["CreatedGroup", "GroupService", "StoredGroup"]
+__all__ = ["GroupService"]
 
-T = TypeVar("T")
 NOT_GIVEN: Any = object()
 """Marks an argument that was not given (None clears a season)."""
-
-EXPORT_FORMAT = "ligretto-group"
-EXPORT_FORMAT_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGroup:
-    """A group as stored: id, version, name, members, season and its number of games."""
-
-    id: str
-    version: int
-    name: str
-    members: tuple[str, ...]
-    season: Season | None
-    games: int
-    created_at: datetime
-    updated_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class CreatedGroup:
-    """A new group and its secret token (shown once; only its hash is stored)."""
-
-    stored: StoredGroup
-    token: str
-    game_tokens: dict[str, str]
-    """For an import: the new edit token of each imported game, by its new id."""
 
 
 class GroupService:
     """All actions on stored groups. Thread-safe; one transaction per call."""
 
-    cache_size = 64
-    """How many groups' computed statistics are kept in memory."""
-
-    games_cache_size = 20_000
-    """How many games (with their rounds, at one version) are kept for the next read."""
-
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer = writer(engine)
-        self._computed: OrderedDict[str, tuple[tuple[int, int, int], dict[str, Any]]] = (
-            OrderedDict()
-        )
-        self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
-        self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self.queries = GroupQueries(engine)
+        """The group's reads: statistics, league, history, members, export."""
 
     # ------------------------------------------------------------------ reads
     def get_group(self, group_id: str) -> StoredGroup:
         """The group; raises :class:`~ligretto.store.errors.GroupNotFoundError`."""
-        with busy_guard(), self.engine.connect() as conn:
-            row, group = sql.read_group(conn, group_id, "share")
-            stored = _stored(row, group, sql.count_games(conn, group_id))
-            conn.rollback()
-        return stored
+        return self.queries.get_group(group_id)
 
     def check_token(self, group_id: str, token: str | None) -> bool:
         """Whether *token* is the group's token; raises GroupNotFoundError."""
@@ -111,85 +66,6 @@ class GroupService:
             row = sql.read_group_row(conn, group_id)
             conn.rollback()
         return token_matches(row.token_hash, token)
-
-    def played_games(self, group_id: str) -> tuple[StoredGroup, list[PlayedGame]]:
-        """The group and every game of it with all rounds, oldest first.
-
-        Games read before at the same version (and date) are taken from
-        memory; only the rounds of the others are read, so after one
-        correction one game's rounds are read again, not the group's.
-        """
-        with busy_guard(), self.engine.connect() as conn:
-            row, group = sql.read_group(conn, group_id, "share")
-            rows = sql.read_game_rows(conn, group_id)
-            with self._lock:
-                known = {r.id: self._games.get((r.id, r.version, r.played_at)) for r in rows}
-            missing = [game_id for game_id, played in known.items() if played is None]
-            rounds = sql.read_rounds_of(conn, missing)
-            conn.rollback()
-        games: list[PlayedGame] = []
-        fresh: list[tuple[tuple[str, int, datetime], PlayedGame]] = []
-        for r in rows:
-            played = known[r.id]
-            if played is None:
-                played = sql.played_game(r, rounds.get(r.id, []))
-                fresh.append(((r.id, r.version, r.played_at), played))
-            games.append(played)
-        with self._lock:
-            for key, played in fresh:
-                self._games[key] = played
-            while len(self._games) > self.games_cache_size:
-                self._games.popitem(last=False)
-        return _stored(row, group, len(games)), games
-
-    def computed(
-        self,
-        group_id: str,
-        what: str,
-        compute: Callable[[StoredGroup, list[PlayedGame]], T],
-    ) -> T:
-        """``compute(group, games)``, kept until the group or any of its games changes.
-
-        *what* names the result (one per kind of statistics and filter).
-        """
-        with busy_guard(), self.engine.connect() as conn:
-            mark = sql.fingerprint(conn, group_id)
-            conn.rollback()
-        with self._lock:
-            entry = self._computed.get(group_id)
-            if entry is not None and entry[0] == mark and what in entry[1]:
-                self._computed.move_to_end(group_id)
-                value: T = entry[1][what]
-                return value
-        stored, games = self.played_games(group_id)
-        value = compute(stored, games)
-        with self._lock:
-            entry = self._computed.get(group_id)
-            if entry is None or entry[0] != mark:
-                entry = (mark, {})
-            entry[1][what] = value
-            self._computed[group_id] = entry
-            self._computed.move_to_end(group_id)
-            while len(self._computed) > self.cache_size:
-                self._computed.popitem(last=False)
-        return value
-
-    def memo(self, group_id: str, key: str, factory: Callable[[], T]) -> tuple[threading.Lock, T]:
-        """A scratch object kept per group and *key* across changes, with its lock.
-
-        For computations that continue from their last result (the ratings,
-        :class:`~ligretto.tafel.ratings.RatingMemo`); hold the lock while
-        using the object.
-        """
-        with self._lock:
-            memos = self._memos.setdefault(group_id, {})
-            self._memos.move_to_end(group_id)
-            while len(self._memos) > self.cache_size:
-                self._memos.popitem(last=False)
-            if key not in memos:
-                memos[key] = (threading.Lock(), factory())
-            entry: tuple[threading.Lock, T] = memos[key]
-        return entry
 
     # ---------------------------------------------------------------- creation
     def create_group(self, name: object, members: Iterable[object] = ()) -> CreatedGroup:
@@ -237,7 +113,7 @@ class GroupService:
         with busy_guard(), self._writer.begin() as conn:
             row, group = self._locked(conn, group_id, token, expected_version)
             start = len(group.members)
-            added = [group.add_member(n).name for n in _names(names)]
+            added = [group.add_member(n).name for n in member_names(names)]
             sql.insert_members(conn, group_id, added, start=start)
             return self._bump(conn, row, group, {})
 
@@ -320,63 +196,14 @@ class GroupService:
                 raise GameNotInGroupError(game_id)
             return self._bump(conn, row, group, {}, games_delta=-1)
 
-    # ------------------------------------------------------- export and import
-    def export_json(self, group_id: str) -> dict[str, Any]:
-        """The whole group: name, members, season and every game with its rounds."""
-        from ligretto.tafel.exchange import game_to_json
-
-        stored, games = self.played_games(group_id)
-        return {
-            "format": EXPORT_FORMAT,
-            "format_version": EXPORT_FORMAT_VERSION,
-            "id": stored.id,
-            "version": stored.version,
-            "name": stored.name,
-            "members": list(stored.members),
-            "season": None
-            if stored.season is None
-            else {"start": stored.season.start.isoformat(), "end": stored.season.end.isoformat()},
-            "games": [
-                {
-                    "played_at": g.played_at.isoformat(),
-                    "game": game_to_json(
-                        g.game,
-                        game_id=g.id,
-                        version=0,
-                        created_at=g.played_at,
-                        updated_at=g.played_at,
-                    ),
-                }
-                for g in games
-            ],
-        }
-
-    def import_group(self, data: Mapping[str, Any]) -> CreatedGroup:
+    # ------------------------------------------------------------------ import
+    def import_group(self, data: object) -> CreatedGroup:
         """A new group (new ids and tokens) from an export; every game is checked again."""
-        if not isinstance(data, Mapping):
-            raise _bad_import("a group export is a JSON object")
-        group = Group(data.get("name"), _names(data.get("members", [])))
-        season = parse_season(data.get("season"))
-        items = data.get("games", [])
-        if not isinstance(items, list):
-            raise _bad_import("games must be a list")
-        if len(items) > MAX_GROUP_GAMES:
-            raise _bad_import(f"a group import holds at most {MAX_GROUP_GAMES} games")
-        now = _now()
+        imported = group_from_json(data)
+        group, season, now = imported.group, imported.season, _now()
         prepared: list[tuple[repository.NewGameRows, datetime]] = []
         tokens: dict[str, str] = {}
-        for index, item in enumerate(items, start=1):
-            try:
-                if not isinstance(item, Mapping) or not isinstance(item.get("game"), Mapping):
-                    raise _bad_import("each game is an object with its export under 'game'")
-                exported = item["game"]
-                if not isinstance(exported.get("players"), list):
-                    raise _bad_import("players must be a list of names in seating order")
-                game = game_from_json(exported)
-                played_at = _moment(item.get("played_at"))
-                group.admit(game.players, game.players)
-            except TafelError as error:
-                raise error.with_message(f"game {index}: {error.message}") from None
+        for game, played_at in imported.games:
             game_id, game_token = new_game_id(), new_token()
             tokens[game_id] = game_token
             prepared.append(
@@ -439,61 +266,9 @@ class GroupService:
             tuple(m.name for m in group.members),
             season,
             sql.count_games(conn, row.id),
-            sql.aware(row.created_at),
+            aware(row.created_at),
             now,
         )
-
-
-def _stored(row: Any, group: Group, games: int) -> StoredGroup:
-    span = sql.season_of(row)
-    return StoredGroup(
-        row.id,
-        row.version,
-        group.name,
-        tuple(m.name for m in group.members),
-        None if span is None else Season(*span),
-        games,
-        sql.aware(row.created_at),
-        sql.aware(row.updated_at),
-    )
-
-
-def parse_season(value: object) -> Season | None:
-    """``{"start": "2026-01-01", "end": "2026-06-30"}`` or None (calendar years)."""
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise GroupError(
-            Code.BAD_SEASON, 'a season is {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}', rule="T6"
-        )
-    try:
-        start = date.fromisoformat(str(value.get("start")))
-        end = date.fromisoformat(str(value.get("end")))
-    except ValueError:
-        raise GroupError(
-            Code.BAD_SEASON, "a season's start and end are dates (YYYY-MM-DD)", rule="T6"
-        ) from None
-    return Season(start, end)
-
-
-def _moment(value: object) -> datetime:
-    if not isinstance(value, str):
-        raise _bad_import("each game needs played_at, a date and time (ISO 8601)")
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise _bad_import("played_at must be a date and time (ISO 8601)") from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _names(values: object) -> list[object]:
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise GroupError(Code.BAD_GROUP_NAME, "members must be a list of names", rule="T1")
-    return list(values)[:1000]
-
-
-def _bad_import(message: str) -> InvalidGameError:
-    return InvalidGameError(Code.BAD_IMPORT, message, rule="T6")
 
 
 def _now() -> datetime:

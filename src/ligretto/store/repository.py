@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -35,6 +35,7 @@ from ligretto.store.changes import Change, RoundOp
 from ligretto.store.errors import GameNotFoundError
 from ligretto.store.models import Base, EventRow, GameRow, RoundRow
 from ligretto.store.results import HistoryEntry, StoredGame, StoredRound
+from ligretto.store.rows import aware, restore_game, restore_round
 from ligretto.store.tokens import is_game_id
 from ligretto.tafel import Code, Game, NoSuchRoundError, Round
 from ligretto.tafel.limits import MAX_ROUNDS
@@ -89,8 +90,8 @@ def read_game(
     if cached is not None and cached.version == row.version:
         game = cached.game.copy()  # the cached game itself is never changed
     else:
-        game = _restore(row, read_rounds(conn, game_id))
-    stored = StoredGame(row.id, row.version, game, _aware(row.created_at), _aware(row.updated_at))
+        game = restore_game(row, read_rounds(conn, game_id))
+    stored = StoredGame(row.id, row.version, game, aware(row.created_at), aware(row.updated_at))
     return stored, row.token_hash
 
 
@@ -102,7 +103,7 @@ def read_round(conn: Connection, game_id: str, number: int, *, lock: Lock | None
     to it (the database adds up the counts; one row comes back).
     """
     row = _read_game_row(conn, game_id, lock)
-    game = _restore(row, [])  # players and settings only: names the counts
+    game = restore_game(row, [])  # players and settings only: names the counts
     found = None
     # A game has at most MAX_ROUNDS rounds: other numbers are not even looked
     # up (nor sent to a database whose integers they may not fit).
@@ -117,7 +118,7 @@ def read_round(conn: Connection, game_id: str, number: int, *, lock: Lock | None
             f"there is no round {number}: the game has {count} round(s)",
             rule="T6",
         )
-    rnd = _round(found)
+    rnd = restore_round(found)
     totals = None
     if rnd.complete:
         totals = _totals_through(conn, game_id, number, len(game.players))
@@ -157,33 +158,10 @@ def _read_game_row(conn: Connection, game_id: str, lock: Lock | None) -> Row[Any
     return row
 
 
-def _restore(row: Row[Any], rounds: list[Round]) -> Game:
-    return Game.restore(
-        json.loads(row.players),
-        mode=row.mode,
-        target=row.target,
-        agreed_rounds=row.agreed_rounds,
-        deck=row.deck,
-        row_storage=row.row_storage,
-        rounds=rounds,
-        closed=row.closed,
-        scored=row.scored,
-    )
-
-
 def read_rounds(conn: Connection, game_id: str) -> list[Round]:
     """Every round of the game, in order, with one query."""
     rows = conn.execute(_ROUNDS_OF_GAME, {"b_game": game_id}).all()
-    return [_round(r) for r in rows]
-
-
-def _round(r: Row[int, str, str | None, bool]) -> Round:
-    return Round(
-        r.n,
-        tuple(json.loads(r.stacks)),
-        None if r.middle is None else tuple(json.loads(r.middle)),
-        r.confirmed,
-    )
+    return [restore_round(r) for r in rows]
 
 
 def read_version(conn: Connection, game_id: str) -> int:
@@ -216,7 +194,7 @@ def read_history(conn: Connection, game_id: str) -> list[HistoryEntry]:
         .order_by(EventRow.id)
     ).all()
     return [
-        HistoryEntry(r.version, _aware(r.at), r.action, r.round_n, json.loads(r.detail))
+        HistoryEntry(r.version, aware(r.at), r.action, r.round_n, json.loads(r.detail))
         for r in rows
     ]
 
@@ -271,9 +249,7 @@ def read_last_change(conn: Connection, game_id: str) -> HistoryEntry | None:
     ).first()
     if row is None:
         return None
-    return HistoryEntry(
-        row.version, _aware(row.at), row.action, row.round_n, json.loads(row.detail)
-    )
+    return HistoryEntry(row.version, aware(row.at), row.action, row.round_n, json.loads(row.detail))
 
 
 def write_round(conn: Connection, game_id: str, rnd: Round, op: RoundOp, now: datetime) -> None:
@@ -339,8 +315,3 @@ def _check_id(game_id: object) -> None:
 
 def _dump(values: Sequence[int]) -> str:
     return json.dumps(list(values), separators=(",", ":"))
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives naive datetimes back; everything is stored in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""What the store hands out: a stored game or round, a new game, a write's result, history."""
+"""What the store hands out: a stored game, round or group, a new one, a write's result, history."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from ligretto.tafel import Game, Round, describe_round
 from ligretto.tafel.exchange import game_record
+from ligretto.tafel.stats import Season
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,3 +103,27 @@ class HistoryEntry:
             "round": self.round,
             "detail": self.detail,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGroup:
+    """A group as stored: id, version, name, members, season and its number of games."""
+
+    id: str
+    version: int
+    name: str
+    members: tuple[str, ...]
+    season: Season | None
+    games: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGroup:
+    """A new group and its secret token (shown once; only its hash is stored)."""
+
+    stored: StoredGroup
+    token: str
+    game_tokens: dict[str, str]
+    """For an import: the new edit token of each imported game, by its new id."""

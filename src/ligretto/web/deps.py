@@ -1,4 +1,4 @@
-"""Dependencies of the JSON API and the pages: the service, the game, the edit token.
+"""Dependencies of the JSON API and the pages: the service, the game, the tokens, the URLs.
 
 ``GameDep`` loads the game of the path's ``game_id`` (404 when there is none);
 ``EditableGameDep`` also checks the edit token (403 when it is wrong or
@@ -7,6 +7,9 @@ every access log): it comes in a form's hidden ``token`` field, an
 ``X-Edit-Token`` header, or the game's edit cookie (see :func:`request_token`).
 Both raise the store's errors, which the app answers as JSON under
 ``/api/`` and as a page elsewhere (:func:`ligretto.web.api.errors.install_error_handlers`).
+
+A token the pages keep for phones without JavaScript lives in one cookie
+per game or group, always set by :func:`set_token_cookie`.
 
 They are ``async``: those that need the database hand only that call to a
 worker thread, the others never block and run on the event loop.
@@ -17,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import ChangeHub, ForbiddenError, StoredGame, TafelService
@@ -72,6 +75,31 @@ def edit_cookie_name(game_id: str) -> str:
     and ``SameSite=Strict``: another site can never send it along.
     """
     return f"tafel_edit_{game_id}"
+
+
+def group_cookie_name(group_id: str) -> str:
+    """The cookie that keeps a group's token for its edit pages (no JavaScript)."""
+    return f"tafel_group_{group_id}"
+
+
+def set_token_cookie(
+    response: Response, request: Request, name: str, token: str, *, path: str
+) -> None:
+    """Keep a token on the phone for pages without JavaScript: a game's or a group's.
+
+    Scoped to the edit pages under *path*, HttpOnly (no script reads it) and
+    ``SameSite=Strict`` (another site can never send it along); ``Secure``
+    whenever the page itself came over HTTPS.
+    """
+    response.set_cookie(
+        name,
+        token,
+        max_age=EDIT_COOKIE_MAX_AGE,
+        path=path,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
 
 
 async def request_token(request: Request, game_id: str) -> str | None:
@@ -165,6 +193,21 @@ def edit_base(game_id: str) -> str:
 def edit_link(game_id: str, token: str) -> str:
     """The edit link to hand out: the token in the fragment, which no server ever sees."""
     return f"{edit_base(game_id)}#t={token}"
+
+
+def group_watch_path(group_id: str) -> str:
+    """The group's pages, read-only: anyone with the id may look."""
+    return f"/groups/{group_id}"
+
+
+def group_edit_base(group_id: str) -> str:
+    """The group's pages with their forms, without any secret."""
+    return f"/groups/{group_id}/edit"
+
+
+def group_edit_link(group_id: str, token: str) -> str:
+    """The group's link to hand out: the token in the fragment, which no server sees."""
+    return f"{group_edit_base(group_id)}#t={token}"
 
 
 Hub = Annotated[ChangeHub, Depends(change_hub)]

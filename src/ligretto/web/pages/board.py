@@ -24,9 +24,8 @@ from ligretto.web.pages.deps import (
     edit_link,
     watch_path,
 )
-from ligretto.web.pages.error_pages import not_found as not_found  # groups.py's import
+from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.game_access import known_token
-from ligretto.web.pages.game_access import remember_token as remember_token  # groups.py's import
 from ligretto.web.pages.offline import game_state, offline_texts
 from ligretto.web.pages.rendering import environment, render, request_language
 from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer

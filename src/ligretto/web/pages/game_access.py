@@ -15,8 +15,8 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, StoredGame, TafelService
+from ligretto.web.deps import set_token_cookie
 from ligretto.web.pages.deps import (
-    EDIT_COOKIE_MAX_AGE,
     edit_base,
     edit_cookie_name,
     request_token,
@@ -41,15 +41,7 @@ async def token_ok(service: TafelService, game_id: str, token: str) -> bool:
 
 def remember_token(response: Response, request: Request, game_id: str, token: str) -> None:
     """Keep the edit token on the phone for pages without JavaScript (see the module doc)."""
-    response.set_cookie(
-        edit_cookie_name(game_id),
-        token,
-        max_age=EDIT_COOKIE_MAX_AGE,
-        path=edit_base(game_id),
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
+    set_token_cookie(response, request, edit_cookie_name(game_id), token, path=edit_base(game_id))
 
 
 async def known_token(request: Request, service: TafelService, game_id: str) -> str | None:

@@ -25,7 +25,6 @@ from ligretto.tafel import limits
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 from ligretto.web.pages.cells import CellWriter, RowWriter
 from ligretto.web.pages.text import format_points
-from ligretto.web.pages.text import gettext as gettext  # groups.py's import
 
 WEB_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = WEB_DIR / "templates"

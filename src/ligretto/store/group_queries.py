@@ -1,0 +1,277 @@
+"""A group's reads for the API and the pages alike: statistics, league, history, members.
+
+Every number is derived from the games' rounds (:mod:`ligretto.tafel.stats`,
+:mod:`ligretto.tafel.ratings`); this module reads them and keeps the
+results. :meth:`GroupQueries.computed` keeps the last results per group
+for as long as the group's fingerprint (its version, its games and their
+versions) stays the same, so a page read after a page read costs one small
+query; the games themselves are kept per version, so after one correction
+only that game's rounds are read again. The ratings continue from their
+last result (:class:`~ligretto.tafel.ratings.RatingMemo`), one memo per
+group and season, used under its lock.
+
+The JSON API (:mod:`ligretto.web.api.groups`) and the pages
+(:mod:`ligretto.web.pages.group_view`, :mod:`ligretto.web.pages.group_members`)
+ask the same questions here and share one cache entry per answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine
+
+from ligretto.store import group_repository as sql
+from ligretto.store.database import busy_guard
+from ligretto.store.results import StoredGroup
+from ligretto.tafel.errors import Code, GroupError
+from ligretto.tafel.group_exchange import group_to_json
+from ligretto.tafel.names import name_key
+from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
+from ligretto.tafel.stats import (
+    HeadToHead,
+    HistoryItem,
+    MemberStats,
+    PlayedGame,
+    Season,
+    head_to_head,
+    history,
+    member_stats,
+    round_points,
+)
+
+__all__ = ["GroupLeague", "GroupQueries", "GroupStats", "MemberData", "league_season"]
+
+T = TypeVar("T")
+
+SeasonPick = Callable[[StoredGroup], Season | None]
+"""Chooses a league's season from the group as it is now (see :func:`league_season`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStats:
+    """Every member's statistics and the head-to-head table of the group."""
+
+    group: StoredGroup
+    members: list[MemberStats]
+    pairs: list[HeadToHead]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLeague:
+    """The league of one season, and what the pages drew from it.
+
+    ``drawn`` is kept with this league until the group changes: the pages
+    put the chart they draw from it there (one per language).
+    """
+
+    group: StoredGroup
+    table: League
+    drawn: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MemberData:
+    """One member: statistics, head-to-head, rating over time, points of every round."""
+
+    group: StoredGroup
+    stats: MemberStats
+    pairs: list[HeadToHead]
+    """The member's rows of the head-to-head table."""
+    rating: Rating | None
+    """After the last rated game (every game so far); None before any."""
+    ratings: list[tuple[str, Rating]]
+    """(game id, rating right after it) for every rated game the member played."""
+    round_points: list[int]
+
+
+def league_season(
+    stored: StoredGroup,
+    year: int | None,
+    start: date | None,
+    end: date | None,
+    everything: bool,
+    today: date | None = None,
+) -> Season | None:
+    """The season asked for: all games, a year, two dates, the group's, or this year (T6)."""
+    if everything:
+        return None
+    if start is not None or end is not None:
+        if start is None or end is None:
+            raise GroupError(Code.BAD_SEASON, "a season needs both start and end", rule="T6")
+        return Season(start, end)
+    if year is not None:
+        return Season.year(year)
+    if stored.season is not None:
+        return stored.season
+    return Season.year((today or datetime.now(UTC).date()).year)
+
+
+class GroupQueries:
+    """A group's reads and their results, kept per group. Thread-safe."""
+
+    cache_size = 64
+    """How many groups' computed statistics are kept in memory."""
+
+    games_cache_size = 20_000
+    """How many games (with their rounds, at one version) are kept for the next read."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._computed: OrderedDict[str, tuple[tuple[int, int, int], dict[str, Any]]] = (
+            OrderedDict()
+        )
+        self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
+        self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ the answers
+    def get_group(self, group_id: str) -> StoredGroup:
+        """The group; raises :class:`~ligretto.store.errors.GroupNotFoundError`."""
+        with busy_guard(), self.engine.connect() as conn:
+            row, group = sql.read_group(conn, group_id, "share")
+            stored = sql.stored_group(row, group, sql.count_games(conn, group_id))
+            conn.rollback()
+        return stored
+
+    def history(self, group_id: str) -> list[HistoryItem]:
+        """Every game of the group, newest first (:func:`~ligretto.tafel.stats.history`)."""
+        return self.computed(group_id, "history", lambda _s, games: history(games))
+
+    def stats(self, group_id: str) -> GroupStats:
+        """Every member's statistics and the head-to-head table."""
+
+        def compute(stored: StoredGroup, games: list[PlayedGame]) -> GroupStats:
+            return GroupStats(
+                stored, member_stats(games, stored.members), head_to_head(games, stored.members)
+            )
+
+        return self.computed(group_id, "stats", compute)
+
+    def league(self, group_id: str, pick: SeasonPick) -> GroupLeague:
+        """The league of the season *pick* chooses; computed and kept per season."""
+        season = pick(self.get_group(group_id))
+        key = "league:" + ("all" if season is None else f"{season.start}:{season.end}")
+        lock, memo = self._memo(group_id, key)
+
+        def compute(stored: StoredGroup, games: list[PlayedGame]) -> GroupLeague:
+            with lock:
+                return GroupLeague(stored, league(games, stored.members, season, memo), {})
+
+        return self.computed(group_id, key, compute)
+
+    def member(self, group_id: str, name: str) -> MemberData | None:
+        """The member of this name (as the name rule compares names), or None."""
+        every = self.stats(group_id)
+        found = next((s for s in every.members if name_key(s.name) == name_key(name)), None)
+        if found is None:
+            return None
+        member = found.name
+        lock, memo = self._memo(group_id, "rating:all")
+
+        def compute(
+            stored: StoredGroup, games: list[PlayedGame]
+        ) -> tuple[Rating | None, list[tuple[str, Rating]], list[int]]:
+            with lock:
+                final, steps = rate(games, stored.members, memo)
+            ratings = [(s.game_id, s.ratings[member]) for s in steps if member in s.ratings]
+            return final.get(member), ratings, round_points(games, member)
+
+        rating, ratings, points = self.computed(group_id, f"member:{member}", compute)
+        pairs = [h for h in every.pairs if h.member == member]
+        return MemberData(every.group, found, pairs, rating, ratings, points)
+
+    def export_json(self, group_id: str) -> dict[str, Any]:
+        """The whole group in its exchange format (:mod:`ligretto.tafel.group_exchange`)."""
+        stored, games = self.played_games(group_id)
+        return group_to_json(
+            group_id=stored.id,
+            version=stored.version,
+            name=stored.name,
+            members=stored.members,
+            season=stored.season,
+            games=games,
+        )
+
+    # ---------------------------------------------------------- reading, kept
+    def played_games(self, group_id: str) -> tuple[StoredGroup, list[PlayedGame]]:
+        """The group and every game of it with all rounds, oldest first.
+
+        Games read before at the same version (and date) are taken from
+        memory; only the rounds of the others are read, so after one
+        correction one game's rounds are read again, not the group's.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            row, group = sql.read_group(conn, group_id, "share")
+            rows = sql.read_game_rows(conn, group_id)
+            with self._lock:
+                known = {r.id: self._games.get((r.id, r.version, r.played_at)) for r in rows}
+            missing = [game_id for game_id, played in known.items() if played is None]
+            rounds = sql.read_rounds_of(conn, missing)
+            conn.rollback()
+        games: list[PlayedGame] = []
+        fresh: list[tuple[tuple[str, int, datetime], PlayedGame]] = []
+        for r in rows:
+            played = known[r.id]
+            if played is None:
+                played = sql.played_game(r, rounds.get(r.id, []))
+                fresh.append(((r.id, r.version, r.played_at), played))
+            games.append(played)
+        with self._lock:
+            for key, played in fresh:
+                self._games[key] = played
+            while len(self._games) > self.games_cache_size:
+                self._games.popitem(last=False)
+        return sql.stored_group(row, group, len(games)), games
+
+    def computed(
+        self,
+        group_id: str,
+        what: str,
+        compute: Callable[[StoredGroup, list[PlayedGame]], T],
+    ) -> T:
+        """``compute(group, games)``, kept until the group or any of its games changes.
+
+        *what* names the result (one per kind of statistics and filter).
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            mark = sql.fingerprint(conn, group_id)
+            conn.rollback()
+        with self._lock:
+            entry = self._computed.get(group_id)
+            if entry is not None and entry[0] == mark and what in entry[1]:
+                self._computed.move_to_end(group_id)
+                value: T = entry[1][what]
+                return value
+        stored, games = self.played_games(group_id)
+        value = compute(stored, games)
+        with self._lock:
+            entry = self._computed.get(group_id)
+            if entry is None or entry[0] != mark:
+                entry = (mark, {})
+            entry[1][what] = value
+            self._computed[group_id] = entry
+            self._computed.move_to_end(group_id)
+            while len(self._computed) > self.cache_size:
+                self._computed.popitem(last=False)
+        return value
+
+    def _memo(self, group_id: str, key: str) -> tuple[threading.Lock, RatingMemo]:
+        """The ratings' memo kept per group and *key* across changes, with its lock.
+
+        Ratings continue from their last result; hold the lock while rating.
+        """
+        with self._lock:
+            memos = self._memos.setdefault(group_id, {})
+            self._memos.move_to_end(group_id)
+            while len(self._memos) > self.cache_size:
+                self._memos.popitem(last=False)
+            if key not in memos:
+                memos[key] = (threading.Lock(), RatingMemo())
+            entry: tuple[threading.Lock, RatingMemo] = memos[key]
+        return entry

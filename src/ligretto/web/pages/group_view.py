@@ -1,0 +1,259 @@
+"""What a group's page shows: league table, rating chart, history, links, for the reader.
+
+The numbers come from :class:`~ligretto.store.group_queries.GroupQueries`
+(the same reads, and kept results, as the JSON API); this module arranges
+them for ``groups/group.html`` in the reader's language, and formats the
+numbers the members' pages show too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from babel.dates import format_date
+from fastapi import Request
+from fastapi.responses import Response
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+
+from ligretto.store.errors import GroupNotFoundError
+from ligretto.store.group_queries import GroupLeague, league_season
+from ligretto.store.groups import GroupService
+from ligretto.store.results import StoredGroup
+from ligretto.tafel.limits import MAX_MEMBERS
+from ligretto.tafel.names import name_key
+from ligretto.tafel.ratings import League
+from ligretto.tafel.stats import Season, select_history
+from ligretto.web.charts import Series, running_totals_svg
+from ligretto.web.deps import group_edit_base, group_edit_link, group_watch_path
+from ligretto.web.forms import choice, whole_field
+from ligretto.web.pages.deps import absolute, edit_base, watch_path
+from ligretto.web.pages.error_pages import not_found
+from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.pages.text import N_, gettext
+from ligretto.web.qr import qr_svg
+
+HISTORY_SHOWN = 50
+"""Games listed on the group page before "show all"."""
+
+
+def group_service(request: Request) -> GroupService:
+    """The app's group service (``app.state.groups``)."""
+    service: GroupService = request.app.state.groups
+    return service
+
+
+@lru_cache(maxsize=256)
+def _qr(url: str) -> Markup:
+    """The QR code of a group's read-only link (the same for every read of the page)."""
+    return qr_svg(url)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    id: str
+    url: str
+    date: str
+    iso: str
+    players: str
+    winners: str
+    mode: str
+    rounds: int
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLine:
+    name: str
+    url: str
+
+
+def date_text(language: str, moment: datetime) -> str:
+    """The day of *moment* as the reader's language writes it."""
+    return format_date(moment, "medium", locale=language)
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    """*value* with *digits* decimals and a true minus sign; a dash for none."""
+    if value is None:
+        return "–"
+    text = f"{abs(value):.{digits}f}"
+    return f"\u2212{text}" if value < 0 and float(text) != 0 else text
+
+
+def percent(value: float | None) -> str:
+    """A share as whole percent; a dash for none."""
+    return "–" if value is None else f"{round(100 * value)} %"
+
+
+def member_url(group_id: str, name: str, editing: bool) -> str:
+    """A member's page, read-only or among the group's edit pages."""
+    base = group_edit_base(group_id) if editing else group_watch_path(group_id)
+    return f"{base}/members/{quote(name, safe='')}"
+
+
+def league_chart(language: str, table: League) -> Markup | None:
+    """Every member's conservative rating after each game of the season."""
+    if not table.steps or not table.rows:
+        return None
+    names = [row.name for row in table.rows][:12]
+    current = dict.fromkeys(names, 0.0)
+    values: dict[str, list[int]] = {n: [] for n in names}
+    for step in table.steps:
+        for name, rating in step.ratings.items():
+            if name in current:
+                current[name] = rating.conservative
+        for name in names:
+            values[name].append(round(current[name]))
+    series = [Series(name, tuple(values[name])) for name in names]
+    description = ", ".join(f"{row.name} {number(row.rating.conservative)}" for row in table.rows)
+    return running_totals_svg(
+        series,
+        title=gettext(language, N_("Rating after each game")),
+        description=gettext(language, N_("Ratings now: %(list)s."), list=description),
+        round_label=gettext(language, N_("games")),
+    )
+
+
+def _chart(found: GroupLeague, language: str) -> Markup | None:
+    """The league's chart in *language*, drawn once per league (kept with it)."""
+    key = f"chart:{language}"
+    if key not in found.drawn:
+        found.drawn[key] = league_chart(language, found.table)
+    chart: Markup | None = found.drawn[key]
+    return chart
+
+
+def group_context(
+    request: Request, stored: StoredGroup, *, editing: bool, token: str | None
+) -> dict[str, Any]:
+    """What every page of the group shows: its links, QR code, members and exports."""
+    watch = group_watch_path(stored.id)
+    return {
+        "group": stored,
+        "editing": editing,
+        "token": token,
+        "base": group_edit_base(stored.id) if editing else watch,
+        "watch_url": watch,
+        "watch_url_full": absolute(request, watch),
+        "watch_qr": _qr(absolute(request, watch)),
+        "edit_url_full": None
+        if token is None
+        else absolute(request, group_edit_link(stored.id, token)),
+        "members": [MemberLine(m, member_url(stored.id, m, editing)) for m in stored.members],
+        "export_json": f"/api/groups/{stored.id}/export.json",
+        "export_csv": f"/api/groups/{stored.id}/stats.csv",
+        "export_csv_de": f"/api/groups/{stored.id}/stats.csv?style=de",
+    }
+
+
+async def group_page(
+    request: Request,
+    group_id: str,
+    *,
+    editing: bool,
+    token: str | None = None,
+    errors: tuple[str, ...] = (),
+    form: dict[str, Any] | None = None,
+    status_code: int = 200,
+) -> Response:
+    """The group's page: league of the chosen season, history, and (editing) its forms."""
+    service = group_service(request)
+    language = request_language(request)
+    query = request.query_params
+    year_text = query.get("year", "")
+    season_choice = query.get("season", "")
+    year = whole_field(year_text, 4)
+
+    def pick(stored: StoredGroup) -> Season | None:
+        if season_choice == "all":
+            return None
+        return league_season(stored, year if year and year >= 1 else None, None, None, False)
+
+    try:
+        found = await run_in_threadpool(service.queries.league, group_id, pick)
+        every = await run_in_threadpool(service.queries.history, group_id)
+    except GroupNotFoundError:
+        return not_found(request)
+    stored, table = found.group, found.table
+    member = query.get("member") or None
+    if member is not None and name_key(member) not in {name_key(m) for m in stored.members}:
+        member = None
+    mode = choice(query.get("mode", ""), ("target", "rounds"), "") or None
+    history_year = whole_field(query.get("played", ""), 4)
+    items = select_history(every, member=member, year=history_year, mode=mode)
+    show_all = query.get("history") == "all"
+    lines = [
+        HistoryLine(
+            id=i.id,
+            url=edit_base(i.id) if editing else watch_path(i.id),
+            date=date_text(language, i.played_at),
+            iso=i.played_at.isoformat(),
+            players=", ".join(i.players),
+            winners=" & ".join(i.winners),
+            mode=i.mode,
+            rounds=i.rounds,
+            finished=i.status == "finished",
+        )
+        for i in (items if show_all else items[:HISTORY_SHOWN])
+    ]
+    years = sorted({i.played_at.year for i in every}, reverse=True)
+    context = group_context(request, stored, editing=editing, token=token)
+    context.update(
+        {
+            "table": table,
+            "season_label": season_label(language, table.season),
+            "league_chart": await run_in_threadpool(_chart, found, language),
+            "rows": [
+                {
+                    "rank": row.rank,
+                    "name": row.name,
+                    "url": member_url(stored.id, row.name, editing),
+                    "rating": number(row.rating.conservative),
+                    "mu": number(row.rating.mu),
+                    "spread": number(3 * row.rating.sigma),
+                    "games": row.games,
+                    "wins": row.wins,
+                    "shared": row.shared_wins,
+                    "ppr": number(row.points_per_round),
+                }
+                for row in table.rows
+            ],
+            "years": years,
+            "season_choice": "all" if season_choice == "all" else (str(year) if year else ""),
+            "history": lines,
+            "history_total": len(items),
+            "history_more": None
+            if show_all or len(items) <= HISTORY_SHOWN
+            else "?" + urlencode({**dict(query), "history": "all"}),
+            "filter": {"member": member or "", "played": history_year or "", "mode": mode or ""},
+            "errors": errors,
+            "form": form or {},
+            "limits_members": MAX_MEMBERS,
+        }
+    )
+    path = f"{group_edit_base(stored.id)}" if editing else None
+    response = render(request, "groups/group.html", context, status_code=status_code, path=path)
+    if editing:
+        response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def season_label(language: str, season: Season | None) -> str:
+    """ "all games", a calendar year, or the season's first and last day."""
+    if season is None:
+        return gettext(language, N_("all games"))
+    if (
+        season.start.month == 1
+        and season.start.day == 1
+        and season.end == season.start.replace(month=12, day=31)
+    ):
+        return str(season.start.year)
+    return (
+        f"{date_text(language, datetime.combine(season.start, datetime.min.time(), UTC))} – "
+        + date_text(language, datetime.combine(season.end, datetime.min.time(), UTC))
+    )
