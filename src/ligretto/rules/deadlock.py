@@ -1,29 +1,22 @@
-"""The R4 deadlock test: can any seat still play a card?
+"""What turning can bring up and what may go into a row: the R4 test's helpers.
 
-A table is deadlocked when no seat has a playable card among its row tops,
-stack top, discard top and every card that further turning (and recycling)
-can bring up. Without shuffled recycling the turning order is fixed, so only
-the tops of its cycle count (:func:`cycle_tops`). Refilling a gap by hand
-(manual refill) and, with R6, putting a card into the row also count as
-playing: they move a card on, and the stack cards they uncover may fit.
-
-The functions read a :class:`~ligretto.rules.round.Round`'s indexes
-(``_fit``, ``_open_fit``, ``_fitting``) and places; ``Round`` resolves a
-deadlock (end or reshuffle, R4) with them after every action that may
-cause one.
+Pure functions on piles of card codes (see :mod:`ligretto.rules.cards`),
+each listed bottom to top. ``Round.is_deadlocked`` builds the R4 deadlock
+test from them: a table is deadlocked when no seat has a playable card
+among its row tops, stack top, discard top and every card that further
+turning (and recycling) can bring up. Without shuffled recycling the
+turning order is fixed, so only the tops of its cycle count
+(:func:`cycle_tops`); with R6, a card that may go into the row
+(:func:`can_store`) counts as playable too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ligretto.rules.layout import PACKET, storable
 
-if TYPE_CHECKING:
-    from ligretto.rules.round import Round
-
-__all__ = ["can_store", "cycle_tops", "is_deadlocked", "reachable", "reshuffle_can_help"]
+__all__ = ["can_store", "cycle_tops", "reachable"]
 
 
 def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
@@ -62,62 +55,26 @@ def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
     return tops
 
 
-def reachable(rnd: Round, seat: int) -> list[int]:
-    """Hand and discard cards that turning can bring to the discard top (R4)."""
-    if rnd._shuffle_recycled:
-        # Shuffled recycling can bring any of them up.
-        return rnd._hand[seat][::-1] + rnd._discard[seat]
-    return cycle_tops(rnd._hand[seat], rnd._discard[seat])
+def reachable(hand: list[int], discard: list[int], shuffled: bool) -> list[int]:
+    """Hand and discard cards that turning can bring to the discard top (R4).
 
+    ``shuffled``: the discard pile is shuffled when it becomes the hand
+    (R3 ``recycle_shuffle``); a new list either way.
 
-def can_store(rnd: Round, seat: int, code: int) -> bool:
-    """R6: card ``code`` may lie on one of ``seat``'s row tops."""
-    return any(cell and storable(code, cell[-1]) for cell in rnd._row[seat])
-
-
-def is_deadlocked(rnd: Round) -> bool:
-    """R4: no seat has a playable card among row tops, stack top, discard
-    top and every card further turning (and recycling) can bring up.
-
-    Refilling a gap by hand (manual refill) and, with R6, putting a card
-    into the row also count as playing: they move a card on, and the
-    stack cards they uncover may fit.
+    >>> reachable([0, 1, 2, 3], [], shuffled=True), reachable([0, 1, 2, 3], [], shuffled=False)
+    ([3, 2, 1, 0], [1, 0, 1, 0])
     """
-    if rnd._over:
-        return False
-    players = rnd._players
-    if rnd._fit:
-        if rnd._shuffle_recycled:
-            return False
-        # Without shuffling only the turning cycle's tops count; the
-        # slicing and map() keep this loop in C for the most part.
-        if rnd._open_fit:
-            return False  # a row top or stack top fits
-        fitting = rnd._fitting.__getitem__
-        for seat in range(players):
-            if any(map(fitting, cycle_tops(rnd._hand[seat], rnd._discard[seat]))):
-                return False
-    if not rnd._auto_refill:
-        for seat in range(players):
-            if rnd._stack[seat] and not all(rnd._row[seat]):
-                return False
-    if rnd._storage:
-        for seat in range(players):
-            stack = rnd._stack[seat]
-            candidates = reachable(rnd, seat)
-            if stack:
-                candidates.append(stack[-1])
-            if any(can_store(rnd, seat, c) for c in candidates):
-                return False
-    return True
+    if shuffled:
+        # Shuffled recycling can bring any of them up.
+        return hand[::-1] + discard
+    return cycle_tops(hand, discard)
 
 
-def reshuffle_can_help(rnd: Round) -> bool:
-    """R4: some hand or discard card fits the middle (or, R6, the own row)."""
-    fitting = rnd._fitting
-    storage = rnd._storage
-    for seat in range(rnd._players):
-        for c in rnd._hand[seat] + rnd._discard[seat]:
-            if fitting[c] or (storage and can_store(rnd, seat, c)):
-                return True
-    return False
+def can_store(row: list[list[int]], code: int) -> bool:
+    """R6: card ``code`` may lie on one of the row tops (``row``: a seat's
+    row positions, each a pile; a gap is empty).
+
+    >>> can_store([[16], []], 3), can_store([[6], []], 3)
+    (True, False)
+    """
+    return any(cell and storable(code, cell[-1]) for cell in row)

@@ -43,8 +43,7 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
-from ligretto.rules.deadlock import is_deadlocked as _is_deadlocked
-from ligretto.rules.deadlock import reshuffle_can_help
+from ligretto.rules.deadlock import can_store, cycle_tops, reachable
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -68,14 +67,13 @@ from ligretto.rules.interning import recycled as _recycled
 from ligretto.rules.interning import refilled as _refilled
 from ligretto.rules.interning import store as _store
 from ligretto.rules.interning import turned as _turned
-from ligretto.rules.layout import PACKET, STACK_SIZE, row_size
+from ligretto.rules.layout import PACKET, STACK_SIZE, check_deal, row_size
 from ligretto.rules.layout import SRC_DISCARD as _DISCARD
 from ligretto.rules.layout import SRC_STACK as _STACK
 from ligretto.rules.layout import storable as _storable
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult, SeatResult, Termination, points
-from ligretto.rules.snapshot import restore as _restore
-from ligretto.rules.snapshot import snapshot as _snapshot
+from ligretto.rules.snapshot import RoundState, from_snapshot, to_snapshot
 from ligretto.rules.view import PileView, RowPositionView, SeatView, TableView
 
 #: R4 ``reshuffle``: how often one deadlock may reshuffle before the table
@@ -203,11 +201,7 @@ class Round:
 
     @classmethod
     def _empty(cls, players: int, seed: int, options: RuleOptions) -> Round:
-        if not isinstance(options, RuleOptions):
-            raise ValueError(f"options must be RuleOptions, not {options!r}")
-        options.check_players(players)
-        if type(seed) is not int:
-            raise ValueError(f"seed must be an int, not {seed!r}")
+        check_deal(players, seed, options)
         self = cls(_CONSTRUCT)
         self._players = players
         self._options = options
@@ -746,9 +740,52 @@ class Round:
 
     def is_deadlocked(self) -> bool:
         """R4: no seat has a playable card among row tops, stack top, discard
-        top and every card further turning (and recycling) can bring up
-        (see :func:`ligretto.rules.deadlock.is_deadlocked`)."""
-        return _is_deadlocked(self)
+        top and every card further turning (and recycling) can bring up.
+
+        Refilling a gap by hand (manual refill) and, with R6, putting a card
+        into the row also count as playing: they move a card on, and the
+        stack cards they uncover may fit.
+        """
+        if self._over:
+            return False
+        players = self._players
+        if self._fit:
+            if self._shuffle_recycled:
+                return False
+            # Without shuffling only the turning cycle's tops count; the
+            # slicing and map() keep this loop in C for the most part.
+            if self._open_fit:
+                return False  # a row top or stack top fits
+            fitting = self._fitting.__getitem__
+            for seat in range(players):
+                if any(map(fitting, cycle_tops(self._hand[seat], self._discard[seat]))):
+                    return False
+        if not self._auto_refill:
+            for seat in range(players):
+                if self._stack[seat] and not all(self._row[seat]):
+                    return False
+        if self._storage:
+            shuffled = self._shuffle_recycled
+            for seat in range(players):
+                stack = self._stack[seat]
+                row = self._row[seat]
+                candidates = reachable(self._hand[seat], self._discard[seat], shuffled)
+                if stack:
+                    candidates.append(stack[-1])
+                if any(can_store(row, c) for c in candidates):
+                    return False
+        return True
+
+    def _reshuffle_can_help(self) -> bool:
+        """R4: some hand or discard card fits the middle (or, R6, the own row)."""
+        fitting = self._fitting
+        storage = self._storage
+        for seat in range(self._players):
+            row = self._row[seat]
+            for c in self._hand[seat] + self._discard[seat]:
+                if fitting[c] or (storage and can_store(row, c)):
+                    return True
+        return False
 
     def _settle_deadlock(self, events: list[Event]) -> None:
         """After every action: detect a deadlock and resolve it per the option (R4).
@@ -758,7 +795,7 @@ class Round:
         reshuffle, and every card moves at most twice, so a round has at most
         ``2 × 40 × players + 1`` reshuffles.
         """
-        if (self._fit and self._shuffle_recycled) or not _is_deadlocked(self):
+        if (self._fit and self._shuffle_recycled) or not self.is_deadlocked():
             return
         events.append(Deadlock())
         self._resolve_deadlock(events)
@@ -769,7 +806,7 @@ class Round:
         if (
             self._options.deadlock == "reshuffle"
             and self._moves != self._reshuffle_mark
-            and reshuffle_can_help(self)
+            and self._reshuffle_can_help()
         ):
             self._reshuffles += 1
             self._reshuffle_mark = self._moves
@@ -782,7 +819,7 @@ class Round:
                     self._discard[seat] = []
                 self._seat_views = [None] * self._players
                 self._seats_view = None
-                if not _is_deadlocked(self):
+                if not self.is_deadlocked():
                     return
         self._over = True
         self._deadlock = True
@@ -957,12 +994,32 @@ class Round:
 
     def snapshot(self) -> dict[str, Any]:
         """The full state as plain JSON-ready data (see docs/rules-engine.md
-        and :func:`ligretto.rules.snapshot.snapshot`).
+        and :mod:`ligretto.rules.snapshot`).
 
         Every pile lists its cards bottom to top, so the last card is the
         top (for the hand: the next card to be turned).
         """
-        return _snapshot(self)
+        return to_snapshot(self._state())
+
+    def _state(self) -> RoundState:
+        """The state as a record; it shares this round's lists (read it at once)."""
+        return RoundState(
+            players=self._players,
+            seed=self._seed,
+            options=self._options,
+            stack=self._stack,
+            row=self._row,
+            hand=self._hand,
+            discard=self._discard,
+            piles=self._piles,
+            over=self._over,
+            caller=self._caller,
+            deadlock=self._deadlock,
+            reshuffles=self._reshuffles,
+            moves=self._moves,
+            reshuffle_mark=self._reshuffle_mark,
+            actions=len(self._log),
+        )
 
     @classmethod
     def from_snapshot(
@@ -974,13 +1031,34 @@ class Round:
         snapshot's seed). With ``fill_hand=True`` a seat may leave out
         cards: the missing ones go under its hand in card order, which makes
         constructed positions short to write. The layout is checked (see
-        :func:`ligretto.rules.snapshot.restore`): each seat holds each of its
-        40 cards exactly once (in its places or in the middle), the row has
-        the R2 size, and every middle pile is one colour ascending from 1.
-        The log starts empty. If the position is a deadlock, it is resolved
-        at once (R4).
+        :func:`ligretto.rules.snapshot.from_snapshot`): each seat holds each
+        of its 40 cards exactly once (in its places or in the middle), the
+        row has the R2 size, and every middle pile is one colour ascending
+        from 1. The log starts empty. If the position is a deadlock, it is
+        resolved at once (R4).
         """
-        return _restore(cls, data, seed=seed, fill_hand=fill_hand)
+        state = from_snapshot(data, seed=seed, fill_hand=fill_hand)
+        self = cls._empty(state.players, state.seed, state.options)
+        self._stack = state.stack
+        self._row = state.row
+        self._hand = state.hand
+        self._discard = state.discard
+        middle = self._middle
+        for entries in state.piles:
+            for entry in entries:
+                middle[entry >> 6] += 1
+            self._piles.append(entries)
+            self._pile_top.append(entries[-1] & 63)
+        self._over = state.over
+        self._caller = state.caller
+        self._deadlock = state.deadlock
+        self._reshuffles = state.reshuffles
+        self._moves = state.moves
+        self._reshuffle_mark = state.reshuffle_mark
+        self._reindex()
+        if not self._over:
+            self._settle_deadlock([])
+        return self
 
     def __repr__(self) -> str:
         state = "over" if self._over else "running"
