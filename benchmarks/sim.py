@@ -38,8 +38,8 @@ from engine import play_round
 from ligretto.bots import make_bot
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import simulate_round
-from ligretto.sim.run import SimConfig, simulate
 from ligretto.sim.seeds import derive_seed
+from ligretto.simulate.run import SimConfig, simulate
 
 
 def measure(

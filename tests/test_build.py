@@ -90,7 +90,7 @@ _PLAY = """
 import importlib.machinery
 import json
 from ligretto.rules import Play, Round, RuleOptions
-from ligretto.sim.run import SimConfig, simulate
+from ligretto.simulate.run import SimConfig, simulate
 out = []
 for seed in range(6):
     r = Round.deal(3, seed, RuleOptions(row_storage=seed % 2 == 1, recycle_shuffle=seed % 3 > 0))

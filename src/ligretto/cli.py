@@ -91,8 +91,8 @@ def serve(
 
 
 def _register_simulate() -> None:
-    # The simulator's command lives with the simulator (ligretto.sim.cli).
-    from ligretto.sim.cli import simulate_command
+    # The simulator's command lives in its own package (ligretto.simulate.command).
+    from ligretto.simulate.command import simulate_command
 
     app.command("simulate")(simulate_command)
 

@@ -9,32 +9,22 @@ reach the app's state). The app itself never imports this module.
     with ServeProcess(data_dir) as server:
         base = server.start()  # "http://127.0.0.1:<port>", once it answers
         ...
+
+Starting, waiting for and stopping the child is :mod:`ligretto.child_process`.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from ligretto.child_process import ChildProcess, answers, free_port
 
 
 def environment_without_database_url() -> dict[str, str]:
@@ -43,12 +33,13 @@ def environment_without_database_url() -> dict[str, str]:
 
 
 class ServeProcess:
-    """``python -m ligretto.cli serve --port <free> --data-dir <data_dir>``.
+    """``python -m ligretto.cli serve --port <port> --data-dir <data_dir>``.
 
     ``env`` is the child's whole environment; by default this process's
     without ``LIGRETTO_DATABASE_URL``, so the server uses SQLite in
     ``data_dir``. :meth:`start` may be called again after :meth:`kill` or
-    :meth:`stop` (a restart on a new port, with the same data).
+    :meth:`stop`: a restart with the same data, on a new free port unless
+    ``port`` fixes one for the server's life.
     """
 
     def __init__(
@@ -58,6 +49,7 @@ class ServeProcess:
         args: Sequence[str] = (),
         *,
         log: Path | None = None,
+        port: int | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.env = dict(environment_without_database_url() if env is None else env)
@@ -65,17 +57,17 @@ class ServeProcess:
         """More options of ``ligretto serve`` (``--trusted-proxy``, ``--process-id`` …)."""
         self.log = log
         """Where the server's output goes (appended); nowhere without it."""
-        self.process: subprocess.Popen[bytes] | None = None
-        self.port = 0
-        self.base = ""
+        self.process: ChildProcess | None = None
+        self.fixed_port = port
+        self.port = port or 0
+        self.base = f"http://127.0.0.1:{port}" if port else ""
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the server and wait until it answers; return its base URL."""
-        port = free_port()
+        port = self.fixed_port or free_port()
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
-        output: Any = subprocess.DEVNULL if self.log is None else self.log.open("ab")
-        self.process = subprocess.Popen(
+        self.process = ChildProcess(
             [
                 sys.executable,
                 "-m",
@@ -88,23 +80,11 @@ class ServeProcess:
                 *self.args,
             ],
             env=self.env,
-            stdout=output,
-            stderr=subprocess.STDOUT if self.log is not None else subprocess.DEVNULL,
+            log=self.log,
+            name="ligretto serve",
         )
-        if self.log is not None:
-            output.close()  # the server has its own copy
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"ligretto serve exited at start ({self.process.returncode})")
-            try:
-                with _DIRECT.open(f"{self.base}/openapi.json", timeout=1) as answer:
-                    if answer.status == 200:
-                        return self.base
-            except OSError:
-                time.sleep(0.05)
-        self.kill()
-        raise RuntimeError(f"ligretto serve did not answer within {timeout:g} s")
+        self.process.start(answers(f"{self.base}/openapi.json"), timeout)
+        return self.base
 
     @property
     def pid(self) -> int:
@@ -113,18 +93,13 @@ class ServeProcess:
 
     def kill(self) -> None:
         """SIGKILL: the server gets no chance to finish anything."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            self.process.kill()
 
     def stop(self) -> None:
         """SIGTERM and wait (a graceful shutdown); SIGKILL after 10 s."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            self.process.stop()
 
     def __enter__(self) -> ServeProcess:
         return self

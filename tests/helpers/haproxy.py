@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import signal
-import socket
 import subprocess
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
 
 import pytest
 
-from ligretto.serve_process import free_port
+from ligretto.child_process import ChildProcess, free_port, listening
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
@@ -66,43 +62,20 @@ class HAProxy:
         self.config = directory / "haproxy.cfg"
         self.config.write_text(render_config(self.port, servers))
         self.log_path = directory / "haproxy.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: IO[bytes] | None = None
+        self.process = ChildProcess(
+            [self.binary, "-db", "-f", str(self.config)], log=self.log_path, name="haproxy"
+        )
 
     def start(self, timeout: float = 15.0) -> str:
         checked = subprocess.run(
             [self.binary, "-c", "-q", "-f", str(self.config)], capture_output=True, check=False
         )
         assert checked.returncode == 0, checked.stderr.decode(errors="replace")
-        self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [self.binary, "-db", "-f", str(self.config)],
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"haproxy exited at start: {self.log()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return self.url
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("haproxy did not listen in time")
+        self.process.start(listening(self.port), timeout)
+        return self.url
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        self.process.stop()
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return self.process.output()

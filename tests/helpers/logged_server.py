@@ -12,18 +12,11 @@ The tests of tables that outlive the server also stop it the hard way
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO
 
-from ligretto.serve_process import environment_without_database_url, free_port
-
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+from ligretto.child_process import free_port
+from ligretto.serve_process import ServeProcess, environment_without_database_url
 
 
 class LoggedServer:
@@ -44,71 +37,28 @@ class LoggedServer:
     ) -> None:
         self.data_dir = data_dir
         self.log_path = log_path
-        self.env = environment_without_database_url()
+        child_env = environment_without_database_url()
         if database_url is not None:
-            self.env["LIGRETTO_DATABASE_URL"] = database_url
-        self.env.update(env or {})
+            child_env["LIGRETTO_DATABASE_URL"] = database_url
+        child_env.update(env or {})
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: IO[bytes] | None = None
+        self.server = ServeProcess(data_dir, child_env, log=log_path, port=self.port)
 
     def start(self, timeout: float = 30.0) -> str:
-        self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "ligretto.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--data-dir",
-                str(self.data_dir),
-            ],
-            env=self.env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"ligretto serve exited at start ({self.process.returncode})")
-            try:
-                with _DIRECT.open(f"{self.url}/openapi.json", timeout=1) as answer:
-                    if answer.status == 200:
-                        return self.url
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"ligretto serve did not answer within {timeout:g} s")
+        return self.server.start(timeout)
 
     @property
     def pid(self) -> int:
-        assert self.process is not None, "not started"
-        return self.process.pid
+        return self.server.pid
 
     def kill(self) -> None:
         """SIGKILL: the server finishes nothing (a crash); the port stays this server's."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        self.server.kill()
 
     def stop(self) -> None:
         """SIGTERM and wait (SIGKILL after 10 s); the port stays this server's."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+        self.server.stop()
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

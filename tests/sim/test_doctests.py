@@ -8,7 +8,7 @@ MODULES = [
     "ligretto.bots",
     "ligretto.bots.bot",
     "ligretto.sim.seeds",
-    "ligretto.sim.run",
+    "ligretto.simulate.run",
 ]
 
 

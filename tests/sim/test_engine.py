@@ -7,8 +7,8 @@ import statistics
 from ligretto.bots import Bot, make_bot
 from ligretto.rules import RuleOptions, Termination
 from ligretto.sim.engine import RoundLimits, simulate_round
-from ligretto.sim.run import SimConfig, run_rounds
 from ligretto.sim.seeds import derive_seed
+from ligretto.simulate.run import SimConfig, run_rounds
 
 
 def _bots(*names: str) -> list[Bot]:

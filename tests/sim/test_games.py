@@ -6,7 +6,7 @@ from itertools import accumulate
 
 from ligretto.bots import make_bot
 from ligretto.sim.report import summarize
-from ligretto.sim.run import GameSettings, SimConfig, run_games
+from ligretto.simulate.run import GameSettings, SimConfig, run_games
 from ligretto.tafel import Mode
 
 BOTS = ["stack-first:hard", "greedy:medium", "mine:hard"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 
-from ligretto.sim.run import SimConfig, run_rounds, simulate
+from ligretto.simulate.run import SimConfig, run_rounds, simulate
 
 
 def test_watchful_beats_stack_first_significantly() -> None:

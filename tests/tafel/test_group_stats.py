@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from helpers.groups import simulated_group
 from helpers.profiles import examples
-from ligretto.sim.stats import t_quantile
+from ligretto.estimates import t_quantile
 from ligretto.tafel import Game
 from ligretto.tafel.names import name_key
 from ligretto.tafel.stats import (

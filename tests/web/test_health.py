@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ligretto.serve_process import free_port
+from ligretto.child_process import free_port
 from ligretto.store import make_engine
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings

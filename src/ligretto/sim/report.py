@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ligretto.rules import Termination
-from ligretto.sim.stats import (
+from ligretto.estimates import (
     Comparison,
     MeanEstimate,
     Proportion,
@@ -28,6 +27,7 @@ from ligretto.sim.stats import (
     estimate_proportion,
     paired_comparison,
 )
+from ligretto.rules import Termination
 
 __all__ = [
     "BotComparison",

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from ligretto.store.results import HistoryEntry
 from ligretto.tafel import Code, Game, ImplausibleRoundError, Round, RoundOrderError
-from ligretto.tafel.game import names_to_counts
+from ligretto.tafel.exchange import names_to_counts
 
 Counts = Mapping[str, object] | Sequence[object]
 """Per-player counts: ``{"Anna": 0, "Ben": 3}`` or a list in seating order."""

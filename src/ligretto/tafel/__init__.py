@@ -9,17 +9,8 @@ from ligretto.tafel.errors import (
     RoundOrderError,
     TafelError,
 )
-from ligretto.tafel.game import (
-    Deck,
-    Game,
-    Mode,
-    Round,
-    Standing,
-    Status,
-    describe,
-    describe_round,
-    from_description,
-)
+from ligretto.tafel.exchange import describe, describe_round, from_description
+from ligretto.tafel.game import Deck, Game, Mode, Round, Standing, Status
 from ligretto.tafel.limits import (
     DEFAULT_ROUNDS,
     DEFAULT_TARGET,

@@ -1,7 +1,10 @@
-"""A game to and from its exchange formats: JSON export/import and CSV (T6).
+"""A game to and from its exchange formats: its JSON shape, export/import and CSV (T6).
 
-Pure functions of the domain: no I/O, no database. The store adds what only
-it knows (the game's id, version, timestamps and history) as arguments.
+Pure functions of the domain: no I/O, no database. :func:`describe` is the
+game's JSON shape, shared by the API's answers and the exports, and
+:func:`from_description` rebuilds a game from it, checking every round. The
+store adds what only it knows (the game's id, version, timestamps and
+history) as arguments.
 
 >>> from datetime import UTC, datetime
 >>> game = Game(["Anna", "Ben"])
@@ -21,14 +24,114 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ligretto.tafel.game import Game, describe, from_description
+from ligretto.tafel.errors import Code, InvalidGameError, TafelError
+from ligretto.tafel.game import Deck, Game, Mode, Round, is_whole
+from ligretto.tafel.limits import MAX_ROUNDS
 
 EXPORT_FORMAT = "ligretto-tafel"
 EXPORT_FORMAT_VERSION = 1
+
+
+def names_to_counts(game: Game, counts: Sequence[int]) -> dict[str, int]:
+    """Per-player counts in seating order as a name → count mapping."""
+    return dict(zip(game.players, counts, strict=True))
+
+
+def describe(game: Game, *, with_rounds: bool = True) -> dict[str, Any]:
+    """The game as plain JSON-ready data (the shape of the API and of exports)."""
+    data: dict[str, Any] = {
+        "players": list(game.players),
+        "mode": game.mode.value,
+        "target": game.target,
+        "agreed_rounds": game.agreed_rounds,
+        "deck": game.deck.value,
+        "row_storage": game.row_storage,
+    }
+    if with_rounds:
+        running = game.running_totals()
+        data["rounds"] = [
+            describe_round(game, rnd, totals)
+            for rnd, totals in zip(game.rounds, running, strict=True)
+        ]
+    data["rounds_count"] = len(game.rounds)
+    pending = game.pending_round
+    data["pending_round"] = None if pending is None else pending.number
+    data["totals"] = names_to_counts(game, game.totals)
+    data["ranking"] = [{"player": s.player, "total": s.total, "rank": s.rank} for s in game.ranking]
+    data["status"] = game.status.value
+    data["finished"] = game.finished
+    data["closed"] = game.closed
+    data["scored"] = game.scored
+    data["winners"] = list(game.winners)
+    data["decided_after"] = game.decided_after
+    return data
+
+
+def describe_round(game: Game, rnd: Round, totals: tuple[int, ...] | None = None) -> dict[str, Any]:
+    """One round as plain data: counts by name, points, caller, running totals."""
+    points = rnd.points
+    caller = rnd.caller
+    return {
+        "n": rnd.number,
+        "stacks": names_to_counts(game, rnd.stacks),
+        "middle": None if rnd.middle is None else names_to_counts(game, rnd.middle),
+        "points": None if points is None else names_to_counts(game, points),
+        "caller": None if caller is None else game.players[caller],
+        "complete": rnd.complete,
+        "confirmed": rnd.confirmed,
+        "totals": None if totals is None else names_to_counts(game, totals),
+    }
+
+
+def from_description(data: Mapping[str, Any]) -> Game:
+    """Rebuild a game from :func:`describe` output (an export), checking every round.
+
+    Used by import: the data is untrusted, so each round is replayed through
+    the same checks as a live entry (T1–T5).
+    """
+    if not isinstance(data, Mapping):
+        raise InvalidGameError(Code.BAD_IMPORT, "an export is a JSON object", rule="T6")
+    mode = data.get("mode", Mode.TARGET.value)
+    agreed = data.get("agreed_rounds")
+    rounds_data = data.get("rounds", [])
+    if mode == Mode.ROUNDS.value and agreed is None and is_whole(rounds_data):
+        agreed, rounds_data = rounds_data, []
+    game = Game(
+        data.get("players", []),
+        mode=mode,
+        target=data.get("target"),
+        agreed_rounds=agreed,
+        deck=data.get("deck", Deck.LIGRETTO.value),
+        row_storage=data.get("row_storage", False),
+    )
+    if not isinstance(rounds_data, list):
+        raise InvalidGameError(Code.BAD_IMPORT, "rounds must be a list", rule="T6")
+    if len(rounds_data) > MAX_ROUNDS:
+        raise InvalidGameError(
+            Code.TOO_MANY_ROUNDS,
+            f"a game has at most {MAX_ROUNDS} rounds (T1), the export holds {len(rounds_data)}",
+            rule="T1",
+            params={"limit": MAX_ROUNDS},
+        )
+    for index, item in enumerate(rounds_data, start=1):
+        try:
+            if not isinstance(item, Mapping) or "stacks" not in item:
+                raise InvalidGameError(Code.BAD_IMPORT, "a round needs its stacks", rule="T6")
+            game.open_round(item["stacks"])
+            middle = item.get("middle")
+            if middle is not None:
+                game.complete_round(index, middle, confirm=item.get("confirmed") is True)
+        except TafelError as error:
+            raise error.with_message(f"round {index}: {error.message}") from None
+    if data.get("closed") is True or data.get("scored") is True:
+        game.finish()
+    if data.get("scored") is True:
+        game.score()
+    return game
 
 
 def game_record(

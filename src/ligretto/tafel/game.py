@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ligretto.rules.result import points as round_points
 from ligretto.tafel.errors import (
@@ -129,7 +129,8 @@ class _Scan:
     decided_after: int | None  # the round that ended a target game (T4)
 
 
-def _is_whole(value: object) -> bool:
+def is_whole(value: object) -> bool:
+    """A whole number as JSON gives it: an ``int`` that is not a ``bool``."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -363,7 +364,7 @@ class Game:
 
     def round(self, number: int) -> Round:
         """Round ``number`` (counted from 1)."""
-        if not _is_whole(number) or not 1 <= number <= len(self.rounds):
+        if not is_whole(number) or not 1 <= number <= len(self.rounds):
             raise NoSuchRoundError(
                 Code.NO_SUCH_ROUND,
                 f"there is no round {number}: the game has {len(self.rounds)} round(s)",
@@ -371,7 +372,9 @@ class Game:
             )
         return self.rounds[number - 1]
 
-    def _counts(self, values: Mapping[str, object] | Sequence[object], what: str) -> list[object]:
+    def _counts(
+        self, values: Mapping[str, object] | Sequence[object], what: str, rule: str
+    ) -> list[object]:
         """Arrange per-player values in seating order; every player exactly once."""
         if isinstance(values, Mapping):
             arranged: list[object] = [None] * len(self.players)
@@ -392,7 +395,7 @@ class Game:
                     raise InvalidRoundError(
                         Code.MISSING_PLAYER,
                         f"{self.players[seat]}: {what} missing; every player needs one",
-                        rule="T2" if what == "stack count" else "T3",
+                        rule=rule,
                         player=self.players[seat],
                     )
             return arranged
@@ -400,44 +403,67 @@ class Game:
             raise InvalidRoundError(
                 Code.MISSING_PLAYER,
                 f"give one {what} per player, by name",
-                rule="T2" if what == "stack count" else "T3",
+                rule=rule,
             )
         if len(values) != len(self.players):
             raise InvalidRoundError(
                 Code.MISSING_PLAYER,
                 f"give one {what} per player: {len(self.players)} expected, {len(values)} given",
-                rule="T2" if what == "stack count" else "T3",
+                rule=rule,
             )
         return list(values)
 
-    # -------------------------------------------------------------- validation
-    def check_stacks(self, stacks: Mapping[str, object] | Sequence[object]) -> tuple[int, ...]:
-        """Validate stack counts (T2) and return them in seating order."""
-        values = self._counts(stacks, "stack count")
+    def _checked_counts(
+        self,
+        values: Mapping[str, object] | Sequence[object],
+        what: str,
+        rule: str,
+        highest: Callable[[int], int],
+        impossible: Callable[[int, int], str],
+    ) -> tuple[int, ...]:
+        """Per-player counts in seating order, each a whole number from 0 to ``highest(seat)``.
+
+        ``impossible(seat, value)`` says why a whole number out of range cannot be.
+        """
         checked: list[int] = []
-        for seat, value in enumerate(values):
+        for seat, value in enumerate(self._counts(values, what, rule)):
             name = self.players[seat]
-            bounds = {"low": 0, "high": STACK_CARDS}
-            if not _is_whole(value):
+            high = highest(seat)
+            bounds = {"low": 0, "high": high}
+            if not is_whole(value):
                 raise InvalidRoundError(
                     Code.NOT_A_WHOLE_NUMBER,
-                    f"{name}: the stack count must be a whole number from 0 to {STACK_CARDS}, "
-                    f"not {value!r} (T2)",
-                    rule="T2",
+                    f"{name}: the {what} must be a whole number from 0 to {high}, "
+                    f"not {value!r} ({rule})",
+                    rule=rule,
                     player=name,
                     params=bounds,
                 )
             assert isinstance(value, int)
-            if not 0 <= value <= STACK_CARDS:
+            if not 0 <= value <= high:
                 raise InvalidRoundError(
                     Code.OUT_OF_RANGE,
-                    f"{name}: {value} cards left in the Ligretto stack is impossible; "
-                    f"a stack holds 0 to {STACK_CARDS} (T2)",
-                    rule="T2",
+                    f"{name}: {impossible(seat, value)} ({rule})",
+                    rule=rule,
                     player=name,
                     params=bounds,
                 )
             checked.append(value)
+        return tuple(checked)
+
+    # -------------------------------------------------------------- validation
+    def check_stacks(self, stacks: Mapping[str, object] | Sequence[object]) -> tuple[int, ...]:
+        """Validate stack counts (T2) and return them in seating order."""
+        checked = self._checked_counts(
+            stacks,
+            "stack count",
+            "T2",
+            lambda seat: STACK_CARDS,
+            lambda seat, value: (
+                f"{value} cards left in the Ligretto stack is impossible; "
+                f"a stack holds 0 to {STACK_CARDS}"
+            ),
+        )
         callers = [self.players[seat] for seat, s in enumerate(checked) if s == 0]
         if len(callers) > 1:
             raise InvalidRoundError(
@@ -448,7 +474,7 @@ class Game:
                 player=callers[1],
                 params={"callers": tuple(callers)},
             )
-        return tuple(checked)
+        return checked
 
     def check_middle(
         self,
@@ -462,32 +488,16 @@ class Game:
         Raises :class:`ImplausibleRoundError` for "middle < 10 − stack" unless
         ``confirm`` is true or the game uses the row as storage (R6).
         """
-        values = self._counts(middle, "middle count")
-        checked: list[int] = []
-        for seat, value in enumerate(values):
-            name = self.players[seat]
-            limit = middle_limit(stacks[seat])
-            bounds = {"low": 0, "high": limit}
-            if not _is_whole(value):
-                raise InvalidRoundError(
-                    Code.NOT_A_WHOLE_NUMBER,
-                    f"{name}: the middle count must be a whole number from 0 to {limit}, "
-                    f"not {value!r} (T3)",
-                    rule="T3",
-                    player=name,
-                    params=bounds,
-                )
-            assert isinstance(value, int)
-            if not 0 <= value <= limit:
-                raise InvalidRoundError(
-                    Code.OUT_OF_RANGE,
-                    f"{name}: {value} cards in the middle is impossible with {stacks[seat]} "
-                    f"left in the stack; it must be 0 to {limit} (T3)",
-                    rule="T3",
-                    player=name,
-                    params=bounds,
-                )
-            checked.append(value)
+        checked = self._checked_counts(
+            middle,
+            "middle count",
+            "T3",
+            lambda seat: middle_limit(stacks[seat]),
+            lambda seat, value: (
+                f"{value} cards in the middle is impossible with {stacks[seat]} "
+                f"left in the stack; it must be 0 to {middle_limit(stacks[seat])}"
+            ),
+        )
         if not self.row_storage and not confirm:
             # T3: without the row as storage a stack card only leaves to the
             # middle or into a row gap a middle play opened.
@@ -800,7 +810,7 @@ def _check_players(players: Iterable[str], deck: Deck) -> tuple[str, ...]:
 
 
 def _check_target(target: object) -> int:
-    if not _is_whole(target) or not 1 <= target <= MAX_TARGET:  # type: ignore[operator]
+    if not is_whole(target) or not 1 <= target <= MAX_TARGET:  # type: ignore[operator]
         raise InvalidGameError(
             Code.BAD_TARGET,
             f"the target must be a whole number from 1 to {MAX_TARGET} "
@@ -820,7 +830,7 @@ def _check_agreed_rounds(rounds: object) -> int:
             rule="T1",
             params={"low": 1, "high": MAX_AGREED_ROUNDS},
         )
-    if not _is_whole(rounds) or not 1 <= rounds <= MAX_AGREED_ROUNDS:  # type: ignore[operator]
+    if not is_whole(rounds) or not 1 <= rounds <= MAX_AGREED_ROUNDS:  # type: ignore[operator]
         raise InvalidGameError(
             Code.BAD_ROUNDS,
             f"the agreed number of rounds must be a whole number from 1 to "
@@ -830,101 +840,3 @@ def _check_agreed_rounds(rounds: object) -> int:
         )
     assert isinstance(rounds, int)
     return rounds
-
-
-def names_to_counts(game: Game, counts: Sequence[int]) -> dict[str, int]:
-    """Per-player counts in seating order as a name → count mapping."""
-    return dict(zip(game.players, counts, strict=True))
-
-
-def describe(game: Game, *, with_rounds: bool = True) -> dict[str, Any]:
-    """The game as plain JSON-ready data (the shape of the API and of exports)."""
-    data: dict[str, Any] = {
-        "players": list(game.players),
-        "mode": game.mode.value,
-        "target": game.target,
-        "agreed_rounds": game.agreed_rounds,
-        "deck": game.deck.value,
-        "row_storage": game.row_storage,
-    }
-    if with_rounds:
-        running = game.running_totals()
-        data["rounds"] = [
-            describe_round(game, rnd, totals)
-            for rnd, totals in zip(game.rounds, running, strict=True)
-        ]
-    data["rounds_count"] = len(game.rounds)
-    pending = game.pending_round
-    data["pending_round"] = None if pending is None else pending.number
-    data["totals"] = names_to_counts(game, game.totals)
-    data["ranking"] = [{"player": s.player, "total": s.total, "rank": s.rank} for s in game.ranking]
-    data["status"] = game.status.value
-    data["finished"] = game.finished
-    data["closed"] = game.closed
-    data["scored"] = game.scored
-    data["winners"] = list(game.winners)
-    data["decided_after"] = game.decided_after
-    return data
-
-
-def describe_round(game: Game, rnd: Round, totals: tuple[int, ...] | None = None) -> dict[str, Any]:
-    """One round as plain data: counts by name, points, caller, running totals."""
-    points = rnd.points
-    caller = rnd.caller
-    return {
-        "n": rnd.number,
-        "stacks": names_to_counts(game, rnd.stacks),
-        "middle": None if rnd.middle is None else names_to_counts(game, rnd.middle),
-        "points": None if points is None else names_to_counts(game, points),
-        "caller": None if caller is None else game.players[caller],
-        "complete": rnd.complete,
-        "confirmed": rnd.confirmed,
-        "totals": None if totals is None else names_to_counts(game, totals),
-    }
-
-
-def from_description(data: Mapping[str, Any]) -> Game:
-    """Rebuild a game from :func:`describe` output (an export), checking every round.
-
-    Used by import: the data is untrusted, so each round is replayed through
-    the same checks as a live entry (T1–T5).
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidGameError(Code.BAD_IMPORT, "an export is a JSON object", rule="T6")
-    mode = data.get("mode", Mode.TARGET.value)
-    agreed = data.get("agreed_rounds")
-    rounds_data = data.get("rounds", [])
-    if mode == Mode.ROUNDS.value and agreed is None and _is_whole(rounds_data):
-        agreed, rounds_data = rounds_data, []
-    game = Game(
-        data.get("players", []),
-        mode=mode,
-        target=data.get("target"),
-        agreed_rounds=agreed,
-        deck=data.get("deck", Deck.LIGRETTO.value),
-        row_storage=data.get("row_storage", False),
-    )
-    if not isinstance(rounds_data, list):
-        raise InvalidGameError(Code.BAD_IMPORT, "rounds must be a list", rule="T6")
-    if len(rounds_data) > MAX_ROUNDS:
-        raise InvalidGameError(
-            Code.TOO_MANY_ROUNDS,
-            f"a game has at most {MAX_ROUNDS} rounds (T1), the export holds {len(rounds_data)}",
-            rule="T1",
-            params={"limit": MAX_ROUNDS},
-        )
-    for index, item in enumerate(rounds_data, start=1):
-        try:
-            if not isinstance(item, Mapping) or "stacks" not in item:
-                raise InvalidGameError(Code.BAD_IMPORT, "a round needs its stacks", rule="T6")
-            game.open_round(item["stacks"])
-            middle = item.get("middle")
-            if middle is not None:
-                game.complete_round(index, middle, confirm=item.get("confirmed") is True)
-        except TafelError as error:
-            raise error.with_message(f"round {index}: {error.message}") from None
-    if data.get("closed") is True or data.get("scored") is True:
-        game.finish()
-    if data.get("scored") is True:
-        game.score()
-    return game

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
 
-from ligretto.sim.stats import estimate_mean
+from ligretto.estimates import estimate_mean
 from ligretto.tafel.errors import Code, GroupError
 from ligretto.tafel.game import Game, Mode
 from ligretto.tafel.names import name_key

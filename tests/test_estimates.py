@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from ligretto.sim.stats import (
+from ligretto.estimates import (
     estimate_mean,
     estimate_proportion,
     paired_comparison,

@@ -1,10 +1,12 @@
-"""Statistics for simulation results, with the standard library only.
+"""Estimates with confidence intervals, with the standard library only.
 
 Means with 95 % confidence intervals (Student's t), proportions with Wilson
 intervals, and a paired t-test for comparing two strategies over the same
-rounds. Student's t distribution is computed here through the regularized
-incomplete beta function (continued fraction, as in Numerical Recipes),
-because the project does not depend on SciPy.
+rounds. The simulator's reports and the Tafel's group statistics both use
+them, so this module sits below both and imports nothing from ligretto.
+Student's t distribution is computed here through the regularized incomplete
+beta function (continued fraction, as in Numerical Recipes), because the
+project does not depend on SciPy.
 """
 
 from __future__ import annotations

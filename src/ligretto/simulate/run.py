@@ -15,9 +15,9 @@ from ligretto.bots import Bot, BotSpec, make_bot
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import RoundLimits, simulate_round
 from ligretto.sim.game import simulate_game
-from ligretto.sim.parallel import chunked, run_chunks
 from ligretto.sim.report import GameRecord, RoundRecord, SimReport, summarize
 from ligretto.sim.seeds import derive_seed
+from ligretto.simulate.pool import chunked, run_chunks
 from ligretto.tafel import Mode
 
 __all__ = ["GAMES", "GameSettings", "SimConfig", "run_games", "run_rounds", "simulate"]

@@ -19,7 +19,7 @@ from ligretto.bots import BotSpec
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import SimReport
-from ligretto.sim.run import GameSettings, SimConfig, simulate
+from ligretto.simulate.run import GameSettings, SimConfig, simulate
 from ligretto.tafel import Mode
 
 __all__ = ["DEFAULT_BOTS", "simulate_command"]
