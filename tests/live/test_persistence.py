@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from helpers.live_table import settled
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.journal import Journal
@@ -55,12 +56,6 @@ def last_view(messages: list[dict[str, Any]]) -> dict[str, Any]:
     views = [m for m in messages if m["type"] in ("view", "events")]
     assert views, "no view arrived"
     return views[-1]
-
-
-async def settled(table: Table) -> None:
-    done = asyncio.get_running_loop().create_future()
-    table.call(lambda: done.set_result(None))
-    await done
 
 
 async def play_moves(table: Table, conn: Connection, count: int) -> int:

@@ -14,9 +14,9 @@ from ligretto.live.phase import Phase
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table, TableSettings
-from ligretto.live.tokens import new_token
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.tokens import TABLE_TOKEN_BYTES, new_token
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class TableRegistry:
             seats=seats,
             options=options,
             end=end,
-            host_token=new_token(),
+            host_token=new_token(TABLE_TOKEN_BYTES),
             host_name=host_name,
             bots=bots,
             scorekeeper=self.scorekeeper,
