@@ -106,7 +106,7 @@ def test_a_table_nobody_is_connected_to_is_removed_after_its_idle_time(
         game_id = table.tafel_game
         table.left(host)
         await settled(table)
-        while table._scoring:  # a round on its way to the board arrives first
+        while table.state.round.scoring:  # a round on its way to the board arrives first
             await asyncio.sleep(0.01)
         played = len(tafel.service.get_game(game_id).game.rounds)
         assert played >= 2

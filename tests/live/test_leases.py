@@ -161,7 +161,7 @@ def test_a_process_that_lost_a_lease_stops_the_table_and_writes_nothing(
         assert b.journal is not None and b.store is not None
         seq = moved.seq
         # a still writes what its copy did: ignored, b's row stands.
-        table.seq += 5
+        table.state.seq += 5
         table.note()
         await a.journal.flush()
         assert a.store is not None

@@ -49,12 +49,12 @@ class Seat:
     token_hash: str | None = None
     strategy: str | None = None
     level: str | None = None
-    conns: set[Connection] = field(default_factory=set)
+    conns: set[Connection] = field(default_factory=set, repr=False)
     away: bool = False
     # Bumped whenever who plays this seat changes, so that a bot move
     # planned before the change is dropped when it arrives.
     generation: int = 0
-    brain: BotBrain | None = None
+    brain: BotBrain | None = field(default=None, repr=False)
     bot_pending: bool = False
     # Bumped when a person (re)joins this seat: an "away" timer set before
     # that is stale.
@@ -123,6 +123,17 @@ class Seating:
         self.host_token = host_token
         self.host_hash = host_hash if host_hash is not None else hash_token(host_token or "")
         self.watchers: set[Connection] = set()
+
+    @classmethod
+    def restored(cls, seats: list[Seat], host_hash: str) -> Seating:
+        """The chairs as they were stored (a restored table knows only the
+        hash of its host token)."""
+        seating = cls(len(seats), None, host_hash=host_hash)
+        seating.seats = seats
+        return seating
+
+    def __repr__(self) -> str:
+        return f"Seating(seats={self.seats!r}, watchers={len(self.watchers)})"
 
     def __len__(self) -> int:
         return len(self.seats)
