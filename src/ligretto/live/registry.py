@@ -319,13 +319,13 @@ class TableRegistry:
         the table's Tafel game.
         """
         gone = {
-            code: (CLOSED_GAME_OVER if table.phase == Phase.GAME_OVER else CLOSED_IDLE)
+            code: (CLOSED_GAME_OVER if table.state.phase == Phase.GAME_OVER else CLOSED_IDLE)
             for code, table in self._tables.items()
             if not table.has_connections()
             and (
                 table.idle_for() >= table.settings.idle_after
                 or (
-                    table.phase == Phase.GAME_OVER
+                    table.state.phase == Phase.GAME_OVER
                     and table.idle_for() >= table.settings.closed_after_game
                 )
             )
