@@ -131,7 +131,7 @@ def _raise_fd_limit() -> None:
 def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto") -> None:
     import uvicorn
 
-    from ligretto.live.table import TableSettings
+    from ligretto.live.settings import TableSettings
     from ligretto.web.app import create_app
     from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings

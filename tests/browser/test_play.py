@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from helpers.browser import DESKTOP, PHONE
-from ligretto.live.table import TableSettings
+from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.serve_process import ServerThread

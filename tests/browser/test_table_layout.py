@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import DESKTOP, PHONE
-from ligretto.live.table import TableSettings
+from ligretto.live.settings import TableSettings
 from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings

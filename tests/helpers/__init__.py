@@ -9,5 +9,6 @@ never from one another:
 - ``helpers.layout``: rules positions built from an explicit layout;
 - ``helpers.positions``: four-seat positions for the bot tests;
 - ``helpers.browser``: the live server and Chromium's settings for browser tests;
-- ``helpers.tafel_pages``: filling in the Tafel's forms in a browser.
+- ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
+- ``helpers.live_table``: ``settled(table)``, waiting on an online table's actor.
 """

@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from ligretto.live.table import TableSettings
+from ligretto.live.settings import TableSettings
 from ligretto.web.api.tables import router as tables_router
 from ligretto.web.play import router, start_tables, stop_tables
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ligretto.live.persistence import restore_table, table_state
+from ligretto.live.persistence import table_state
+from ligretto.live.registry import restore_table
 from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.table import Table
 from ligretto.live.tafel_link import TafelScoreKeeper
@@ -137,8 +138,8 @@ def test_a_malformed_group_is_refused_input(tafel_client: TestClient, group: Any
 def test_the_table_keeps_its_group_when_it_is_stored_and_restored() -> None:
     link = GroupLink("g1", "secret-token")
     table = Table("ABCDEF", seats=2, options=RuleOptions(), end=EndCondition(), host_token="h")
-    table.group = link
-    state = table_state(table)
+    table.state.group = link
+    state = table_state(table.state)
     assert state["group"] == {"id": "g1", "token": "secret-token"}
     restored = restore_table(
         StoredTable("ABCDEF", state, []), scorekeeper=None, settings=FAST, journal=None

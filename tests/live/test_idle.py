@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.live_table import settled
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join
@@ -35,13 +36,6 @@ def tafel(tmp_path: Path) -> TafelScoreKeeper:
     engine = make_engine(f"sqlite:///{tmp_path / 'tafel.db'}")
     migrate(engine)
     return TafelScoreKeeper(TafelService(engine))
-
-
-async def settled(table: Table) -> None:
-    """Wait until the table has handled every command queued so far."""
-    done = asyncio.get_running_loop().create_future()
-    table.call(lambda: done.set_result(None))
-    await done
 
 
 async def run_for(table: Table, clock: ManualClock, seconds: float, step: float = 0.05) -> None:
@@ -112,7 +106,7 @@ def test_a_table_nobody_is_connected_to_is_removed_after_its_idle_time(
         game_id = table.tafel_game
         table.left(host)
         await settled(table)
-        while table._scoring:  # a round on its way to the board arrives first
+        while table.state.round.scoring:  # a round on its way to the board arrives first
             await asyncio.sleep(0.01)
         played = len(tafel.service.get_game(game_id).game.rounds)
         assert played >= 2

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, update
 
+from helpers.live_table import settled
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.registry import TableRegistry
@@ -38,12 +39,6 @@ SLOW_BOT = dataclasses.replace(FAST, bot_pace=1000.0)
 
 def registry(engine: Engine, owner: str, lease: float = 30.0) -> TableRegistry:
     return TableRegistry(settings=SLOW_BOT, store=LiveTableStore(engine, owner, lease))
-
-
-async def settled(table: Table) -> None:
-    done = asyncio.get_running_loop().create_future()
-    table.call(lambda: done.set_result(None))
-    await done
 
 
 def drain(conn: Connection) -> list[dict[str, Any]]:
@@ -166,7 +161,7 @@ def test_a_process_that_lost_a_lease_stops_the_table_and_writes_nothing(
         assert b.journal is not None and b.store is not None
         seq = moved.seq
         # a still writes what its copy did: ignored, b's row stands.
-        table.seq += 5
+        table.state.seq += 5
         table.note()
         await a.journal.flush()
         assert a.store is not None

@@ -17,14 +17,17 @@ from typing import Any
 
 import pytest
 
+from helpers.live_table import settled
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.journal import Journal
+from ligretto.live.persistence import table_state
 from ligretto.live.protocol import Join, Move, Stuck
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
-from ligretto.live.table import Table, TableSettings
+from ligretto.live.settings import TableSettings
+from ligretto.live.table import Table
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -55,12 +58,6 @@ def last_view(messages: list[dict[str, Any]]) -> dict[str, Any]:
     views = [m for m in messages if m["type"] in ("view", "events")]
     assert views, "no view arrived"
     return views[-1]
-
-
-async def settled(table: Table) -> None:
-    done = asyncio.get_running_loop().create_future()
-    table.call(lambda: done.set_result(None))
-    await done
 
 
 async def play_moves(table: Table, conn: Connection, count: int) -> int:
@@ -134,7 +131,7 @@ def test_a_stopped_table_comes_back_with_its_code_seats_tokens_and_cards(
         registry = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
         assert await registry.restore() == [code]
         table = registry.get(code)
-        assert table is not None and table.phase == "countdown" and table.resuming
+        assert table is not None and table.phase == "countdown" and table.state.round.resuming
         assert table.seq == seq
         assert table.round is not None and table.round.snapshot() == snapshot
         # The old host token is unknown to this process; the seat tokens work.
@@ -157,7 +154,7 @@ def test_a_stopped_table_comes_back_with_its_code_seats_tokens_and_cards(
             await asyncio.sleep(0.01)
             if table.phase == "playing":
                 break
-        assert table.phase == "playing" and not table.resuming
+        assert table.phase == "playing" and not table.state.round.resuming
         assert await play_moves(table, anna, 2) == 2
         await registry.stop()
 
@@ -317,13 +314,13 @@ def test_a_round_that_ended_before_the_tafel_answered_is_recorded_once(
         table, anna, _ben, _ = await two_people_and_a_bot(registry)
         await play_moves(table, anna, 1)
         # The round ends by agreement (R4 stall) and is recorded...
-        table.call(table._settle_stuck)
+        table.call(table.stall.settle)
         for _ in range(200):
             await asyncio.sleep(0.01)
-            if table.recorded_round == 1:
+            if table.state.game.recorded_round == 1:
                 break
-        assert table.tafel_game is not None and table.recorded_round == 1
-        state = table._state()
+        assert table.tafel_game is not None and table.state.game.recorded_round == 1
+        state = table_state(table.state)
         await registry.stop()
         # ...but the stored state is the one from before the Tafel answered.
         store.write(
@@ -335,9 +332,9 @@ def test_a_round_that_ended_before_the_tafel_answered_is_recorded_once(
         assert back is not None
         for _ in range(200):
             await asyncio.sleep(0.01)
-            if back.recorded_round == 1:
+            if back.state.game.recorded_round == 1:
                 break
-        assert back.phase == "round_over" and back.tafel_rounds == 1
+        assert back.phase == "round_over" and back.state.game.tafel_rounds == 1
         assert tafel.service.get_game(table.tafel_game).game.complete_rounds == 1
         await again.stop()
 
@@ -385,7 +382,7 @@ def test_people_who_agree_they_are_stuck_end_the_round_as_a_deadlock() -> None:
         assert offers and offers[-1]["stuck_offered"] is True
         table.submit(anna, Stuck(type="stuck"))
         await settled(table)
-        assert table.phase == "playing" and table.stuck_agreed == {0}
+        assert table.phase == "playing" and table.state.round.stuck_agreed == {0}
         table.submit(ben, Stuck(type="stuck"))
         await settled(table)
         assert table.phase in ("round_over", "game_over")
@@ -406,7 +403,7 @@ def test_a_card_to_the_middle_withdraws_the_offer() -> None:
         table.call(table.begin_game)
         await settled(table)
         await run_for(table, clock, 32.0)
-        assert table.stuck_offered
+        assert table.state.round.stuck_offered
         assert table.round is not None
         plays = [
             (conn, a)
@@ -417,7 +414,7 @@ def test_a_card_to_the_middle_withdraws_the_offer() -> None:
         assert plays, "the deal of seed 3 has a card for the middle"
         table.submit(plays[0][0], Move(type="move", action=str(plays[0][1])))
         await settled(table)
-        assert not table.stuck_offered and table.phase == "playing"
+        assert not table.state.round.stuck_offered and table.phase == "playing"
         await registry.stop()
 
     asyncio.run(scenario())

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
 from ligretto.live.seating import Seating, SeatingError
-from ligretto.live.table import TableSettings
+from ligretto.live.settings import TableSettings
 
 from .wire import RACE, join, open_table, receive_until, send, started_two_player_table
 

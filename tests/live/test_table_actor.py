@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from helpers.live_table import settled
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.encoder import view_dict
 from ligretto.live.protocol import EventsMessage, Join, Move, Ping, ViewMessage
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import BotSpec
-from ligretto.live.table import Table, TableSettings
+from ligretto.live.settings import TableSettings
+from ligretto.live.table import Table
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
@@ -285,13 +287,6 @@ def anna_and_a_bot(settings: TableSettings, strategy: str, level: str) -> tuple[
     table.submit(person, Join(type="join", token="host-token-1234"))
     table.call(table.begin_game)
     return table, person
-
-
-async def settled(table: Table) -> None:
-    """Wait until the table has handled every command queued so far."""
-    done = asyncio.get_running_loop().create_future()
-    table.call(lambda: done.set_result(None))
-    await done
 
 
 def test_an_away_timer_outlives_the_round_it_was_set_in() -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
-from ligretto.live.table import TableSettings
+from ligretto.live.settings import TableSettings
 
 from .wire import FAST, RACE, join, open_table, receive_until, send, started_two_player_table
 

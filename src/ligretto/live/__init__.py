@@ -2,8 +2,19 @@
 
 - :mod:`ligretto.live.protocol` — the versioned JSON messages (docs/protocol.md).
 - :mod:`ligretto.live.phase` — a table's phases, shared by table and protocol.
-- :mod:`ligretto.live.table` — one actor task per table: queue, dispatch, moves.
+- :mod:`ligretto.live.table` — one actor task per table: its queue and dispatch.
+- :mod:`ligretto.live.state` — a table's state, one typed record (game, round).
+- :mod:`ligretto.live.settings` — a table's timings, bots' pace and clock.
+- :mod:`ligretto.live.actor` — what the table's parts need of its actor.
+- :mod:`ligretto.live.queries` — what anyone may read of a table.
+- :mod:`ligretto.live.moves` — moves checked and applied in arrival order (R3).
+- :mod:`ligretto.live.lifecycle` — start, deal, "Ligretto!", resume, play again.
+- :mod:`ligretto.live.scoring` — the end of a round, onto the Tafel game.
+- :mod:`ligretto.live.stall` — the stall guard, "We're stuck" (R4).
+- :mod:`ligretto.live.seat_commands` — joins, leaves, stand-ins, the host's seat commands.
 - :mod:`ligretto.live.seating` — seats, joins, take-overs, bots in seats.
+- :mod:`ligretto.live.persistence` — a table's state as stored data, and back.
+- :mod:`ligretto.live.journal` — what the tables did, written in batches.
 - :mod:`ligretto.live.encoder` — every message a table sends, as JSON text.
 - :mod:`ligretto.live.bot_driver` — bots' moves after their reaction time.
 - :mod:`ligretto.live.botseat` — one bot in a seat, deciding from its view.

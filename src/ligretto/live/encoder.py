@@ -30,10 +30,9 @@ from ligretto.live.protocol import (
     Welcome,
     wire_action,
 )
-from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.seating import Seating
+from ligretto.live.state import TableState
 from ligretto.rules.actions import Action
-from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
 from ligretto.rules.view import TableView
@@ -54,44 +53,15 @@ def _scalar(value: int | bool | None) -> str:
     return str(int(value))
 
 
-class TableState(Protocol):
-    """What the encoder reads of a table."""
-
-    @property
-    def code(self) -> str: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def seating(self) -> Seating: ...
-    @property
-    def options(self) -> RuleOptions: ...
-    @property
-    def end(self) -> EndCondition: ...
-    @property
-    def round_no(self) -> int: ...
-    @property
-    def start_at(self) -> float | None: ...
-    @property
-    def tafel_game(self) -> str | None: ...
-    @property
-    def tafel_url(self) -> str | None: ...
-    @property
-    def totals(self) -> list[int] | None: ...
-    @property
-    def stuck_offered(self) -> bool: ...
-    @property
-    def stuck_agreed(self) -> set[int]: ...
-    @property
-    def resuming(self) -> bool: ...
-
-
 # --------------------------------------------------------------------------
 # the table as a whole
 # --------------------------------------------------------------------------
 
 
-def table_info(state: TableState) -> TableInfo:
-    """Seats, phase, options and scores as anyone at the table sees them (no tokens)."""
+def table_info(state: TableState, tafel_url: str | None) -> TableInfo:
+    """Seats, phase, options and scores as anyone at the table sees them (no
+    tokens); ``tafel_url`` is where its Tafel game can be watched."""
+    game, rnd = state.game, state.round
     return TableInfo(
         code=state.code,
         phase=state.phase,
@@ -109,23 +79,25 @@ def table_info(state: TableState) -> TableInfo:
         ],
         options=state.options.to_dict(),
         end=state.end.to_dict(),
-        round_no=state.round_no,
-        start_at=state.start_at if state.phase == Phase.COUNTDOWN else None,
-        tafel_game=state.tafel_game,
-        tafel_url=state.tafel_url,
-        totals=state.totals,
+        round_no=game.round_no,
+        start_at=rnd.start_at if state.phase == Phase.COUNTDOWN else None,
+        tafel_game=game.tafel_game,
+        tafel_url=tafel_url,
+        totals=game.totals,
         watchers=len(state.seating.watchers),
-        stuck_offered=state.stuck_offered,
-        stuck_agreed=sorted(state.stuck_agreed),
-        resuming=state.resuming,
+        stuck_offered=rnd.stuck_offered,
+        stuck_agreed=sorted(rnd.stuck_agreed),
+        resuming=rnd.resuming,
     )
 
 
-def table_update(state: TableState) -> str:
-    return TableUpdate(table=table_info(state)).model_dump_json()
+def table_update(state: TableState, tafel_url: str | None) -> str:
+    return TableUpdate(table=table_info(state, tafel_url)).model_dump_json()
 
 
-def welcome(state: TableState, conn: Connection, token: str | None, now: float) -> str:
+def welcome(
+    state: TableState, tafel_url: str | None, conn: Connection, token: str | None, now: float
+) -> str:
     """Who ``conn`` is at the table: its seat and that seat's token; the host
     also gets the host token (to keep next to the seat token)."""
     return Welcome(
@@ -134,7 +106,7 @@ def welcome(state: TableState, conn: Connection, token: str | None, now: float) 
         host=conn.host,
         host_token=conn.host_token if conn.host else None,
         server_now=now,
-        table=table_info(state),
+        table=table_info(state, tafel_url),
     ).model_dump_json()
 
 

@@ -1,4 +1,4 @@
-"""A table as stored data, and a table restored from it.
+"""A table's state as stored data, and the state built again from it.
 
 :func:`table_state` is what the journal writes for a table (JSON-ready,
 taken on the event loop between two commands): options, end condition,
@@ -9,10 +9,9 @@ With the round's actions (stored separately, in order) that is all a
 table is: the engine is deterministic, so ``Round.replay`` of the seed
 and the actions is the exact round (same cards, same piles).
 
-:func:`restore_table` builds the table again in a new process.  A round
-that was being played resumes after a visible countdown once someone is
-back (``resume`` in the countdown message); a round that ended but was
-not yet on the Tafel game is recorded now; a lobby is a lobby again.
+:func:`restore_state` builds the :class:`~ligretto.live.state.TableState`
+again in a new process, as it was stored; the registry puts a table
+around it and resumes it (:func:`~ligretto.live.lifecycle.resume`).
 Anything that cannot be rebuilt — a state from an incompatible version, an
 action log the engine refuses — raises :class:`RestoreError`, and the
 table is closed with that reason instead of coming back wrong.
@@ -20,20 +19,15 @@ table is closed with that reason instead of coming back wrong.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ligretto.live.phase import Phase
 from ligretto.live.scorekeeping import EndCondition, GroupLink
-from ligretto.live.seating import Seat
+from ligretto.live.seating import Seat, Seating
+from ligretto.live.state import GameState, RoundState, TableState, check_seats
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store.live_tables import StoredTable
-
-if TYPE_CHECKING:
-    from ligretto.live.journal import Journal
-    from ligretto.live.scorekeeping import ScoreKeeper
-    from ligretto.live.table import Table, TableSettings
 
 #: The layout of :func:`table_state`; a stored table of another format is
 #: closed (``incompatible``) rather than restored wrong.
@@ -51,29 +45,29 @@ class RestoreError(Exception):
         self.reason = reason
 
 
-def table_state(table: Table) -> dict[str, Any]:
+def table_state(state: TableState) -> dict[str, Any]:
     """The table as JSON-ready data (no token, only token hashes)."""
-    rnd = table.round
+    dealt, game = state.round.dealt, state.game
     return {
         "format": FORMAT,
-        "code": table.code,
-        "options": table.options.to_dict(),
-        "end": table.end.to_dict(),
-        "phase": str(table.phase),
-        "host_hash": table.seating.host_hash,
-        "seats": [_seat_state(seat) for seat in table.seating],
-        "round_no": table.round_no,
-        "seq": table.seq,
-        "round": None if rnd is None else {"players": rnd.players, "seed": rnd.seed},
-        "recorded": table.recorded_round,
-        "tafel_rounds": table.tafel_rounds,
-        "tafel_game": table.tafel_game,
-        "tafel_token": table.tafel_token,
-        "group": None if table.group is None else table.group.to_dict(),
-        "totals": table.totals,
-        "last_round_over": table.last_round_over,
-        "tags": sorted(table.tags),
-        "bot_pace": table.settings.bot_pace,
+        "code": state.code,
+        "options": state.options.to_dict(),
+        "end": state.end.to_dict(),
+        "phase": str(state.phase),
+        "host_hash": state.seating.host_hash,
+        "seats": [_seat_state(seat) for seat in state.seating],
+        "round_no": game.round_no,
+        "seq": state.seq,
+        "round": None if dealt is None else {"players": dealt.players, "seed": dealt.seed},
+        "recorded": game.recorded_round,
+        "tafel_rounds": game.tafel_rounds,
+        "tafel_game": game.tafel_game,
+        "tafel_token": game.tafel_token,
+        "group": None if state.group is None else state.group.to_dict(),
+        "totals": game.totals,
+        "last_round_over": game.last_round_over,
+        "tags": sorted(state.tags),
+        "bot_pace": state.bot_pace,
     }
 
 
@@ -89,68 +83,56 @@ def _seat_state(seat: Seat) -> dict[str, Any]:
     }
 
 
-def restore_table(
-    stored: StoredTable,
-    *,
-    scorekeeper: ScoreKeeper | None,
-    settings: TableSettings,
-    journal: Journal | None,
-) -> Table:
-    """The table as it was stored, not yet running (see the module docstring).
+def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
+    """The table's state as it was stored, its round replayed from its actions.
 
-    Raises :class:`RestoreError` when the stored data cannot be trusted.
+    ``bot_pace`` is for tables stored before their pace was.  Raises
+    :class:`RestoreError` when the stored data cannot be trusted.
     """
-    from ligretto.live.table import Table
-
-    state = stored.state
+    data = stored.state
     try:
-        if state.get("format") != FORMAT:
-            raise RestoreError(f"stored in format {state.get('format')!r}, not {FORMAT}")
-        options = RuleOptions(**state["options"])
-        end = EndCondition(**state["end"])
-        phase = Phase(state["phase"])
-        seats = [_seat(i, data) for i, data in enumerate(state["seats"])]
-        # A practice table's slower bot stays slow.
-        settings = replace(settings, bot_pace=float(state.get("bot_pace", settings.bot_pace)))
-        table = Table(
-            stored.code,
-            seats=len(seats),
-            options=options,
-            end=end,
-            host_token=None,
-            host_hash=str(state["host_hash"]),
-            scorekeeper=scorekeeper,
-            settings=settings,
-            journal=journal,
-            group=_group(state.get("group")),
+        if data.get("format") != FORMAT:
+            raise RestoreError(f"stored in format {data.get('format')!r}, not {FORMAT}")
+        options = RuleOptions(**data["options"])
+        seats = [_seat(i, seat) for i, seat in enumerate(data["seats"])]
+        check_seats(options, len(seats))
+        totals = data["totals"]
+        game = GameState(
+            round_no=int(data["round_no"]),
+            tafel_game=data["tafel_game"],
+            tafel_token=data["tafel_token"],
+            tafel_rounds=int(data["tafel_rounds"]),
+            recorded_round=int(data["recorded"]),
+            totals=None if totals is None else [int(t) for t in totals],
+            last_round_over=data["last_round_over"],
         )
-        table.seating.seats = seats
-        table.round_no = int(state["round_no"])
-        table.seq = max([int(state["seq"])] + [a.seq for a in stored.actions])
-        table.recorded_round = int(state["recorded"])
-        table.tafel_rounds = int(state["tafel_rounds"])
-        table.tafel_game = state["tafel_game"]
-        table.tafel_token = state["tafel_token"]
-        totals = state["totals"]
-        table.totals = None if totals is None else [int(t) for t in totals]
-        table.last_round_over = state["last_round_over"]
-        table.tags = {str(t) for t in state.get("tags", ())}
-        round_data = state["round"]
-        rnd: Round | None = None
+        state = TableState(
+            stored.code,
+            options,
+            EndCondition(**data["end"]),
+            Seating.restored(seats, str(data["host_hash"])),
+            group=_group(data.get("group")),
+            tags={str(t) for t in data.get("tags", ())},
+            # A practice table's slower bot stays slow.
+            bot_pace=float(data.get("bot_pace", bot_pace)),
+            phase=Phase(data["phase"]),
+            seq=max([int(data["seq"])] + [a.seq for a in stored.actions]),
+            game=game,
+        )
+        round_data = data["round"]
         if round_data is not None:
-            log = [(a.seat, a.action) for a in stored.actions if a.round_no == table.round_no]
-            rnd = Round.replay(int(round_data["players"]), int(round_data["seed"]), options, log)
-            if rnd.players != len(seats):
+            log = [(a.seat, a.action) for a in stored.actions if a.round_no == game.round_no]
+            dealt = Round.replay(int(round_data["players"]), int(round_data["seed"]), options, log)
+            if dealt.players != len(seats):
                 raise RestoreError("the round does not seat the table's seats")
-            table.round_actions = len(log)
+            state.round = RoundState(dealt, actions=len(log))
     except RestoreError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # ValueError covers the engine refusing a logged action
         # (IllegalActionError and its kin) and a malformed action text.
         raise RestoreError(f"cannot rebuild the table: {exc}") from exc
-    table.resume(phase, rnd)
-    return table
+    return state
 
 
 def _group(data: Any) -> GroupLink | None:

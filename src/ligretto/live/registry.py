@@ -7,16 +7,18 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ligretto.live.journal import Journal
-from ligretto.live.persistence import RestoreError, restore_table
+from ligretto.live.persistence import RestoreError, restore_state
 from ligretto.live.phase import Phase
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
-from ligretto.live.table import Table, TableSettings
-from ligretto.live.tokens import new_token
+from ligretto.live.settings import TableSettings
+from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
-from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.live_tables import LiveTableStore, StoredTable, TableElsewhereError
+from ligretto.store.tokens import TABLE_TOKEN_BYTES, new_token
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,29 @@ class TableCapError(Exception):
         super().__init__(f"this server runs {max_tables} tables, as many as it takes")
         self.max_tables = max_tables
         self.retry_after = retry_after
+
+
+def restore_table(
+    stored: StoredTable,
+    *,
+    scorekeeper: ScoreKeeper | None,
+    settings: TableSettings,
+    journal: Journal | None,
+) -> Table:
+    """The table as it was stored, resumed but not yet running.
+
+    A round that was being played resumes after a visible countdown once
+    someone is back (``resume`` in the countdown message); a round that
+    ended but was not yet on the Tafel game is recorded now; a lobby is a
+    lobby again.  Raises :class:`RestoreError` when the stored data cannot
+    be trusted.
+    """
+    state = restore_state(stored, bot_pace=settings.bot_pace)
+    # The table's own bot pace (a practice table's slower bots stay slow).
+    settings = replace(settings, bot_pace=state.bot_pace)
+    table = Table.from_state(state, settings=settings, scorekeeper=scorekeeper, journal=journal)
+    table.resume()
+    return table
 
 
 class TableRegistry:
@@ -119,7 +144,7 @@ class TableRegistry:
             seats=seats,
             options=options,
             end=end,
-            host_token=new_token(),
+            host_token=new_token(TABLE_TOKEN_BYTES),
             host_name=host_name,
             bots=bots,
             scorekeeper=self.scorekeeper,
@@ -294,13 +319,13 @@ class TableRegistry:
         the table's Tafel game.
         """
         gone = {
-            code: (CLOSED_GAME_OVER if table.phase == Phase.GAME_OVER else CLOSED_IDLE)
+            code: (CLOSED_GAME_OVER if table.state.phase == Phase.GAME_OVER else CLOSED_IDLE)
             for code, table in self._tables.items()
             if not table.has_connections()
             and (
                 table.idle_for() >= table.settings.idle_after
                 or (
-                    table.phase == Phase.GAME_OVER
+                    table.state.phase == Phase.GAME_OVER
                     and table.idle_for() >= table.settings.closed_after_game
                 )
             )

@@ -17,7 +17,7 @@ from typing import Literal
 from ligretto.live.botseat import BotBrain
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
-from ligretto.live.tokens import matches, new_token, token_hash
+from ligretto.store.tokens import TABLE_TOKEN_BYTES, hash_token, new_token, token_matches
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 
@@ -49,12 +49,12 @@ class Seat:
     token_hash: str | None = None
     strategy: str | None = None
     level: str | None = None
-    conns: set[Connection] = field(default_factory=set)
+    conns: set[Connection] = field(default_factory=set, repr=False)
     away: bool = False
     # Bumped whenever who plays this seat changes, so that a bot move
     # planned before the change is dropped when it arrives.
     generation: int = 0
-    brain: BotBrain | None = None
+    brain: BotBrain | None = field(default=None, repr=False)
     bot_pending: bool = False
     # Bumped when a person (re)joins this seat: an "away" timer set before
     # that is stale.
@@ -70,8 +70,8 @@ class Seat:
 
     def issue_token(self) -> str:
         """A fresh token for this seat (the one before stops working)."""
-        token = new_token()
-        self.token_hash = token_hash(token)
+        token = new_token(TABLE_TOKEN_BYTES)
+        self.token_hash = hash_token(token)
         return token
 
     def replan(self) -> None:
@@ -121,8 +121,19 @@ class Seating:
         # the table (to hand it to the host once); a restored table knows
         # its hash only.
         self.host_token = host_token
-        self.host_hash = host_hash if host_hash is not None else token_hash(host_token or "")
+        self.host_hash = host_hash if host_hash is not None else hash_token(host_token or "")
         self.watchers: set[Connection] = set()
+
+    @classmethod
+    def restored(cls, seats: list[Seat], host_hash: str) -> Seating:
+        """The chairs as they were stored (a restored table knows only the
+        hash of its host token)."""
+        seating = cls(len(seats), None, host_hash=host_hash)
+        seating.seats = seats
+        return seating
+
+    def __repr__(self) -> str:
+        return f"Seating(seats={self.seats!r}, watchers={len(self.watchers)})"
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -148,11 +159,11 @@ class Seating:
         return bool(self.watchers) or any(s.conns for s in self.seats)
 
     def is_host_token(self, token: str) -> bool:
-        return matches(token, self.host_hash)
+        return token_matches(self.host_hash, token)
 
     def by_token(self, token: str) -> Seat | None:
         for seat in self.seats:
-            if seat.token_hash is not None and matches(token, seat.token_hash):
+            if seat.token_hash is not None and token_matches(seat.token_hash, token):
                 return seat
         return None
 

@@ -1,4 +1,12 @@
-"""Game ids and edit tokens: random, unguessable, and only the token's hash is stored."""
+"""Secret ids and tokens: random, unguessable, and only a token's hash is kept.
+
+Game ids and edit tokens of the Tafel, and the host's key and seat links of
+an online table, all come from here.  A token from a client is any text it
+sent (JSON allows every code point, lone surrogates included), so tokens
+are compared as SHA-256 digests of their bytes: ``hmac.compare_digest``
+refuses a ``str`` that is not ASCII, and comparing digests of equal length
+takes the same time whatever matches.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,9 @@ import secrets
 
 GAME_ID_BYTES = 12  # 96 random bits: nobody finds a game by counting
 TOKEN_BYTES = 24  # 192 random bits
+#: Bytes of randomness in an online table's host token and seat links
+#: (24 URL-safe characters; 144 random bits need no salt for their hash).
+TABLE_TOKEN_BYTES = 18
 MAX_ID_LENGTH = 32
 _ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
 
@@ -18,13 +29,15 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(GAME_ID_BYTES)
 
 
-def new_token() -> str:
-    """A fresh secret edit token (URL-safe); shown once, stored only as its hash."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+def new_token(size: int = TOKEN_BYTES) -> str:
+    """A fresh secret token of ``size`` random bytes, URL-safe (it travels
+    in a link's fragment); shown once, kept only as its hash."""
+    return secrets.token_urlsafe(size)
 
 
 def hash_token(token: str) -> str:
-    """The hex SHA-256 of *token*, as stored in the game row."""
+    """The hex SHA-256 of *token*, as kept in memory and in the database."""
+    # "surrogatepass": a lone surrogate from JSON is still some bytes.
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 

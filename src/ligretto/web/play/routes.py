@@ -43,7 +43,8 @@ from ligretto.live.protocol import (
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError, TableRegistry
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
-from ligretto.live.table import Table, TableSettings
+from ligretto.live.settings import TableSettings
+from ligretto.live.table import Table
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.groups import GroupService
