@@ -531,6 +531,9 @@ async function keepForOffline() {
       ...[...document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=icon], link[rel=manifest], img[src]")]
         .map((el) => el.getAttribute("src") || el.getAttribute("href")),
       ...Object.values(map.imports || {}).filter((url) => url.startsWith("/static/js/")),
+      // The images of the board's pieces the offline board copies (the trophy).
+      ...[...document.querySelectorAll("template")].flatMap((tpl) => [...tpl.content.querySelectorAll("img[src]")])
+        .map((img) => img.getAttribute("src")),
     ];
     const id = info?.id;
     if (id) keep.push(`/api/games/${id}`);
