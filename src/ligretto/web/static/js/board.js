@@ -374,6 +374,8 @@ document.addEventListener("change", (event) => {
 });
 document.addEventListener("entry-drawn", () => {
   restoreForms();
+  // A correction drawn offline comes filled: its previews as on the served page.
+  document.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
   for (const form of document.querySelectorAll("form[data-entry]")) {
     const fields = form.querySelectorAll(".stepper input");
     fields[fields.length - 1]?.setAttribute("enterkeyhint", "done");
