@@ -46,7 +46,7 @@ from ligretto.web.pages.deps import (
     watch_path,
 )
 from ligretto.web.pages.messages import N_
-from ligretto.web.pages.offline_parts import offline_parts
+from ligretto.web.pages.offline_parts import offline_pieces
 from ligretto.web.pages.rendering import environment, gettext, render, request_language
 from ligretto.web.pages.view import BoardView, board_view
 from ligretto.web.qr import qr_svg
@@ -377,7 +377,7 @@ def board_page(
     )
     if context["editing"]:
         context["offline_texts"] = offline_texts(request_language(request))
-        context["offline"] = offline_parts(context["board"])
+        context["offline_pieces"] = offline_pieces(request, context["board"])
     context["request_created"] = request.query_params.get("created") == "1"
     path = context["edit_base"] or context["watch_url"]
     return render(request, "board.html", context, status_code=status_code, path=path)

@@ -1,20 +1,34 @@
-"""Sample views for the board's ``<template>`` copies that the edit page's offline script fills in.
+"""The board's pieces as ``<template>`` copies that the edit page's offline script fills in.
 
 While rounds wait on the phone, the edit page draws the board from the
 phone's copy of the game (``static/js/offline/``). It never types the
 board's markup itself: the page carries each piece as a ``<template>``
 (``_offline_templates.html``), drawn by the same macros and cell writers
 as the served board, and the script copies them and writes in the numbers
-and words. The views here give those copies every optional part (a rank,
-the points to go, a Stop count, a caller's cell), so the script only
+and words. The sample views here give those copies every optional part (a
+rank, the points to go, a Stop count, a caller's cell), so the script only
 leaves out what a state does not have.
+
+The copies depend on the game's players, deck and variant, the edit
+page's address and the language, never on the rounds: they are drawn
+once and kept (a dozen players' pieces take longer to draw than the rest
+of the page).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
+from fastapi import Request
+from markupsafe import Markup
+
+from ligretto.web.deps import edit_base
+from ligretto.web.pages.rendering import environment, request_language
 from ligretto.web.pages.view import BoardView, CellView, PlayerView, RoundView
+
+PIECES_KEPT = 256
+"""How many games' pieces are kept (by language): the games being scored right now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +43,8 @@ class BlankEntry:
 
 @dataclass(frozen=True, slots=True)
 class OfflineParts:
-    """What ``_offline_templates.html`` draws its copies from, for one game's board."""
+    """The sample views ``_offline_templates.html`` draws its copies from."""
 
-    skeleton: BoardView
-    """The board without rounds: the frame of the rounds table (its players, totals' cells)."""
     players: tuple[PlayerView, ...]
     """Every player with every part of their card and ranking line."""
     winners: tuple[PlayerView, ...]
@@ -45,19 +57,72 @@ class OfflineParts:
     entry: BlankEntry
 
 
-def offline_parts(board: BoardView) -> OfflineParts:
-    """The sample views for *board*'s ``<template>`` copies."""
+def skeleton(game_id: str, names: tuple[str, ...], deck: str, row_storage: bool) -> BoardView:
+    """A board of *names* without rounds: the frame the pieces are drawn in."""
     players = tuple(
-        replace(p, leader=True, winner=False, last_points=0, to_target=1, calls=1)
-        for p in board.players
+        PlayerView(
+            seat=seat,
+            name=name,
+            total=0,
+            rank=1,
+            leader=True,
+            winner=False,
+            last_points=0,
+            to_target=1,
+            calls=1,
+        )
+        for seat, name in enumerate(names)
     )
-    return OfflineParts(
-        skeleton=replace(board, rounds=(), pending=None),
+    return BoardView(
+        game_id=game_id,
+        version=0,
         players=players,
-        winners=tuple(replace(p, winner=True) for p in players),
-        stacks=(1,) * len(board.players),
+        rounds=(),
+        mode="target",
+        target=None,
+        agreed_rounds=None,
+        rounds_left=None,
+        status="playing",
+        closed=False,
+        scored=False,
+        winners=(),
+        leaders=(),
+        pending=None,
+        accepts_new_round=True,
+        complete_rounds=1,
+        row_storage=row_storage,
+        deck=deck,
+    )
+
+
+@lru_cache(maxsize=PIECES_KEPT)
+def _pieces(
+    language: str,
+    edit_base: str,
+    game_id: str,
+    names: tuple[str, ...],
+    deck: str,
+    row_storage: bool,
+) -> Markup:
+    board = skeleton(game_id, names, deck, row_storage)
+    parts = OfflineParts(
+        players=board.players,
+        winners=tuple(replace(p, winner=True) for p in board.players),
+        stacks=(1,) * len(names),
         cell=CellView(stack=1, middle=0, points=-2, total=-2, caller=True),
         pending_cell=CellView(stack=1, middle=None, points=None, total=None, caller=True),
         row=RoundView(number=0, cells=(), complete=False, caller=None, confirmed=False),
         entry=BlankEntry(),
     )
+    template = environment(language).get_template("_offline_templates.html")
+    # The forms' token and version are the script's to write in (it keeps the token).
+    html = template.render(board=board, offline=parts, edit_base=edit_base, token=None)
+    return Markup(html)  # drawn by our own autoescaping templates
+
+
+def offline_pieces(request: Request, board: BoardView) -> Markup:
+    """The ``<template>`` copies of *board*'s pieces for its edit page, in the reader's language."""
+    names = tuple(p.name for p in board.players)
+    language = request_language(request)
+    base = edit_base(board.game_id)
+    return _pieces(language, base, board.game_id, names, board.deck, board.row_storage)
