@@ -254,4 +254,5 @@ def test_every_offline_module_is_kept_by_the_service_worker(
     enter(page, [0, 3], [14, 12])
     expect(page.locator("#live")).to_have_text("1 round waiting to be sent · offline")
     expect(page.locator("#players .total")).to_have_text(["14", "6"])
+    page.evaluate("window.scrollTo(0, 0)")  # what the phone shows first: the board's top
     page.screenshot(path=str(ARTIFACTS / "phone-390-offline-board.png"))
