@@ -288,6 +288,8 @@ def test_corrections_and_removals_offline_wait_and_land_in_order(
     # Then round 2 goes, also offline.
     page.locator("table.rounds tbody tr").nth(1).get_by_role("link").click()
     expect(page.locator("#entry-title")).to_have_text("Correct round 2")
+    # As on the correction page, the removal is behind its summary.
+    page.get_by_text("Remove this round from the board").click()
     page.get_by_role("button", name="Remove round 2").click()
     expect(page.locator("table.rounds tbody tr")).to_have_count(1)
     expect(page.locator("#players .total")).to_have_text(["14", "10"])
@@ -297,6 +299,8 @@ def test_corrections_and_removals_offline_wait_and_land_in_order(
     expect(page.locator("table.rounds tbody tr")).to_have_count(2)
     expect(page.locator("#players .total")).to_have_text(["20", "25"])
     page.locator("table.rounds tbody tr").nth(1).get_by_role("link").click()
+    # As on the correction page, the removal is behind its summary.
+    page.get_by_text("Remove this round from the board").click()
     page.get_by_role("button", name="Remove round 2").click()
     expect(page.locator("#players .total")).to_have_text(["14", "10"])
     shoot(page, "phone-offline-correction-and-removal")

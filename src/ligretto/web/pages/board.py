@@ -27,6 +27,7 @@ from ligretto.web.pages.deps import (
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.game_access import known_token
 from ligretto.web.pages.offline import game_state, offline_texts
+from ligretto.web.pages.offline_parts import offline_pieces
 from ligretto.web.pages.rendering import environment, render, request_language
 from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer
 from ligretto.web.pages.text import N_, gettext
@@ -131,6 +132,7 @@ def board_page(
     )
     if context["editing"]:
         context["offline_texts"] = offline_texts(request_language(request))
+        context["offline_pieces"] = offline_pieces(request, context["board"])
     context["request_created"] = request.query_params.get("created") == "1"
     path = context["edit_base"] or context["watch_url"]
     return render(request, "board.html", context, status_code=status_code, path=path)

@@ -1,9 +1,10 @@
 """What the edit page's script needs offline: the game as rules.js takes it, and its words.
 
 Rounds entered offline are applied on the phone (``static/js/rules.js``) to
-the game as :func:`game_state` gives it; the words the script writes itself
-(the entry forms it draws, the sync and conflict messages) come translated
-from :data:`OFFLINE_TEXTS`.
+the game as :func:`game_state` gives it. The board's markup comes from the
+server's own ``<template>`` pieces (``offline_parts.py``); the few words the
+script writes itself (the connection indicator, status lines, what was kept
+on the phone) come translated from :data:`OFFLINE_TEXTS`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     # conflicts, the connection indicator); placeholders become {name}.
     "live": (N_("live"), {}),
     "offline": (N_("offline"), {}),
-    "reconnecting": (N_("reconnecting…"), {}),
     "sending": (N_("sending…"), {}),
     "waiting_one": (N_("1 round waiting to be sent"), {}),
     "waiting": (N_("%(count)s rounds waiting to be sent"), {"count": "{count}"}),
@@ -27,26 +27,8 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     "stacks": (N_("Stacks"), {}),
     "middle": (N_("Middle"), {}),
     "stack": (N_("Stack"), {}),
-    "save_stacks": (N_("Save stacks"), {}),
     "save_round": (N_("Save round %(number)s"), {"number": "{number}"}),
     "stack_count": (N_("stack %(count)s"), {"count": "{count}"}),
-    "less": (N_("%(what)s for %(name)s: one less"), {"what": "{what}", "name": "{name}"}),
-    "more": (N_("%(what)s for %(name)s: one more"), {"what": "{what}", "name": "{name}"}),
-    "stacks_hint": (
-        N_(
-            "Who called Ligretto Stop? Then the cards left in every other Ligretto stack. "
-            "You can save this while the middle is still being sorted."
-        ),
-        {},
-    ),
-    "middle_hint": (
-        N_(
-            "Now count each player's cards in the middle. "
-            "The board computes the points: middle − 2 × stack."
-        ),
-        {},
-    ),
-    "not_saved": (N_("Not saved:"), {}),
     "two_callers": (N_("Two empty stacks: only one player can call Ligretto Stop."), {}),
     "stack_range": (
         N_("%(name)s: enter the cards left in the Ligretto stack (0 to %(max)s)."),
@@ -56,8 +38,6 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
         N_("%(name)s: enter the cards in the middle (0 to %(max)s)."),
         {"name": "{name}", "max": "{max}"},
     ),
-    "check": (N_("Please check this round."), {}),
-    "save_anyway": (N_("Save anyway"), {}),
     "game_over": (N_("The game is finished."), {}),
     "wins": (
         N_("%(name)s wins with %(points)s points!"),
@@ -77,31 +57,8 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "last_round": (N_("last round %(points)s"), {"points": "{points}"}),
     "to_go": (N_("%(points)s to go"), {"points": "{points}"}),
-    "not_sent": (N_("not sent yet"), {}),
     "kept": (N_("Saved on this phone. It is sent when the connection is back."), {}),
-    "conflict_title": (
-        N_("Another phone changed this game while rounds of this phone were waiting."),
-        {},
-    ),
-    "conflict_hint": (
-        N_("Nothing was overwritten. Decide what the board keeps:"),
-        {},
-    ),
-    "server_side": (N_("On the server"), {}),
-    "phone_side": (N_("On this phone, not sent"), {}),
-    "keep_both": (N_("Keep both: add mine after theirs"), {}),
-    "keep_theirs": (N_("Keep only theirs (discard mine)"), {}),
-    "cannot_append": (
-        N_(
-            "The server's board takes no new round now (a round waits for its middle, "
-            "or the game is over). Settle that on the board first, or keep only theirs."
-        ),
-        {},
-    ),
     "refused": (N_("Not sent: the server refused this round."), {}),
-    "discard": (N_("Discard it"), {}),
-    "nothing_new": (N_("no change on the server"), {}),
-    "called": (N_("called Ligretto Stop"), {}),
     "undo": (N_("Undo"), {}),
     "undo_offline": (N_("Offline: not undone. Try again when the connection is back."), {}),
     "kept_stacks": (
@@ -121,12 +78,6 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     "remove_round": (N_("Remove round %(number)s"), {"number": "{number}"}),
     "round_corrected": (N_("Round %(number)s corrected"), {"number": "{number}"}),
     "round_removed": (N_("Round %(number)s removed"), {"number": "{number}"}),
-    "back": (N_("Back to the board"), {}),
-    "keep_mine": (N_("Keep mine for this round (replace theirs)"), {}),
-    "same_round": (
-        N_("Both phones changed the same round differently: the board can keep only one of them."),
-        {},
-    ),
 }
 
 

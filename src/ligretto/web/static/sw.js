@@ -102,8 +102,9 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A page asks to keep what it needs offline (its own address, its scripts
-// and styles, the game's state), also on its first visit, before this
-// worker controlled it.
+// and styles, every module of its import map, the offline board's
+// static/js/offline/ among them, the images of its <template> pieces, the
+// game's state), also on its first visit, before this worker controlled it.
 self.addEventListener("message", (event) => {
   const urls = event.data && event.data.keep;
   if (!Array.isArray(urls)) return;

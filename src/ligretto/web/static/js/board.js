@@ -125,7 +125,7 @@ function problem(input) {
   const fine = { message: "", blocking: false };
   const entry = input.closest(".entry");
   const text = input.value.trim();
-  // Rows drawn without the server's sentences (offline) keep the browser's own checks.
+  // A row without the server's sentences (none is drawn so today) keeps the browser's own checks.
   if (!entry?.dataset.rangeError || !entry.dataset.wholeError) return fine;
   const whole = { message: entry.dataset.wholeError, blocking: true };
   if (input.validity.badInput) return whole;
@@ -374,6 +374,8 @@ document.addEventListener("change", (event) => {
 });
 document.addEventListener("entry-drawn", () => {
   restoreForms();
+  // A correction drawn offline comes filled: its previews as on the served page.
+  document.querySelectorAll(".entry input[type=number]").forEach(updatePreview);
   for (const form of document.querySelectorAll("form[data-entry]")) {
     const fields = form.querySelectorAll(".stepper input");
     fields[fields.length - 1]?.setAttribute("enterkeyhint", "done");
@@ -531,6 +533,9 @@ async function keepForOffline() {
       ...[...document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=icon], link[rel=manifest], img[src]")]
         .map((el) => el.getAttribute("src") || el.getAttribute("href")),
       ...Object.values(map.imports || {}).filter((url) => url.startsWith("/static/js/")),
+      // The images of the board's pieces the offline board copies (the trophy).
+      ...[...document.querySelectorAll("template")].flatMap((tpl) => [...tpl.content.querySelectorAll("img[src]")])
+        .map((img) => img.getAttribute("src")),
     ];
     const id = info?.id;
     if (id) keep.push(`/api/games/${id}`);
