@@ -29,6 +29,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
+from helpers.browser import PHONE
 from helpers.tap_targets import small_targets
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
@@ -183,10 +184,12 @@ def check_drop(page: Page, shoot: Shoot, name: str, lang: str, drop: Callable[[]
     assert row_box(page) == before
 
 
-def check_back(page: Page, lang: str) -> None:
+def check_back(page: Page, lang: str, shoot: Shoot | None = None) -> None:
     _lost, _unsent, back = WORDS[lang]
     banner = page.locator("#link")
     expect(banner).to_contain_text(back, timeout=15_000)
+    if shoot is not None:
+        shoot(page, f"connection-banner-back-{lang}")
     expect(banner).to_be_hidden(timeout=5000)
     # Back at the table: the same card plays now.
     page.locator('#my-row [data-source="row0"]').click()
@@ -217,6 +220,29 @@ def test_a_silent_socket_is_noticed_by_the_heartbeat(
     check_back(page, "en")
 
 
+def test_a_card_on_its_way_when_the_socket_goes_silent_is_reported(
+    server: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    """Tapped in the moment before the heartbeat notices: the move went into
+    a socket nobody reads. It gets no answer; the page says so, the card is
+    back in its place, and after reconnecting the table shows it unplayed."""
+    page = new_page(PHONE_390)
+    line = Line(page)
+    start_game(page, server)
+    card = page.locator('#my-row [data-source="row0"]')
+    line.silence()
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bflying\b"))
+    expect(page.locator("#link")).to_contain_text("reconnecting")
+    expect(page.locator("#toast")).to_contain_text("the table shows whether your card was played")
+    expect(card).not_to_have_class(re.compile(r"\bflying\b"))
+    expect(card).to_have_attribute("data-card", "R2")
+    page.wait_for_timeout(400)
+    shoot(page, "connection-banner-unconfirmed-en")
+    line.mend()
+    check_back(page, "en")
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "nb"])
 def test_the_offline_switch_shows_the_banner_within_two_seconds(
     server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
@@ -229,6 +255,11 @@ def test_the_offline_switch_shows_the_banner_within_two_seconds(
         page.context.set_offline(True)
 
     check_drop(page, shoot, f"connection-banner-offline-{lang}", lang, offline)
+    page.set_viewport_size(PHONE)  # the narrowest phone: the banner still fits
+    page.wait_for_timeout(200)
+    shoot(page, f"connection-banner-offline-{lang}-360")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the table is {width}px wide"
     if lang == "en":
         found = [
             v["id"]
@@ -239,4 +270,4 @@ def test_the_offline_switch_shows_the_banner_within_two_seconds(
         assert small_targets(page) == []
         page.wait_for_timeout(DROP_S * 1000 - 2000)
     page.context.set_offline(False)
-    check_back(page, lang)
+    check_back(page, lang, shoot)
