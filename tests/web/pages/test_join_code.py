@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from ligretto.web.qr import qr_svg_document
+
 
 def open_table(client: TestClient) -> str:
     table = client.post("/play/quick", data={"name": "Anna"})
@@ -59,3 +61,16 @@ def test_the_join_field_is_on_the_start_page_and_on_play(client: TestClient) -> 
         html = client.get(path, params={"lang": "en"}).text
         assert 'action="/play/join"' in html, path
         assert "Join with a code" in html, path
+
+
+def test_the_lobbys_qr_code_is_the_join_link(client: TestClient) -> None:
+    code = open_table(client)
+    html = client.get(f"/play/{code}").text
+    assert f'src="/play/{code}/qr.svg" data-url="/play/{code}"' in html
+    answer = client.get(f"/play/{code}/qr.svg")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("image/svg+xml")
+    # The very QR code of the join link (segno draws the same code twice alike).
+    assert answer.text == qr_svg_document(f"http://testserver/play/{code}")
+    assert client.get("/play/not-a-code/qr.svg").status_code == 404
+    assert client.get(f"/play/{code.lower()}/qr.svg").status_code == 404

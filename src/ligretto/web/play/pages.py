@@ -24,6 +24,7 @@ from ligretto.store.live_tables import TableElsewhereError
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
+from ligretto.web.deps import absolute
 from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.text import N_, gettext
@@ -39,6 +40,7 @@ from ligretto.web.play.routes import (
     create_table,
     registry_of,
 )
+from ligretto.web.qr import qr_svg_document
 from ligretto.web.routing_headers import opened_table
 
 router = APIRouter(include_in_schema=False)
@@ -242,6 +244,19 @@ async def join_by_code(request: Request, code: str = "") -> Response:
 def _join_page(request: Request, typed: str, error: str) -> HTMLResponse:
     return render(
         request, "play/join.html", {"typed": typed, "error": error}, status_code=404, path="/play"
+    )
+
+
+@router.get("/play/{code}/qr.svg", response_model=None)
+async def join_qr(request: Request, code: str) -> Response:
+    """The QR code of the table's join link, shown large in the lobby (a
+    friend across the room scans it).  Any code-shaped *code*: the table
+    page says whether the table is there."""
+    if typed_code(code) != code:
+        return Response(status_code=404)
+    svg = qr_svg_document(absolute(request, f"/play/{code}"))
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
     )
 
 
