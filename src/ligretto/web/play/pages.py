@@ -210,8 +210,8 @@ async def new_table_page(request: Request) -> HTMLResponse:
 
 @router.get("/play/join", response_model=None)
 async def join_by_code(request: Request, code: str = "") -> Response:
-    """ "Join with a code": the table the typed code names, or the form again
-    with what is wrong.  Forgiving (``typed_code``); changes nothing.
+    """Join with a code: to the table the typed code names, or back to the
+    form with what is wrong.  Forgiving (``typed_code``); changes nothing.
 
     Declared before ``/play/{code}``, which would take "join" for a code.
     """
@@ -222,22 +222,22 @@ async def join_by_code(request: Request, code: str = "") -> Response:
         error = gettext(
             language,
             N_("A table code has six letters and digits, e.g. %(code)s. Check it and try again."),
-            code="8DZAT9",
+            code="8DZAT9",  # an example in the alphabet of the codes
         )
         return _join_page(request, typed, error)
     registry = registry_of(request.app)
     try:
-        table = await registry.find(found)
+        known = await registry.find(found) is not None
     except (TableElsewhereError, TableCapError):
-        table = None  # the table page says when to come back
-    else:
-        if table is None and await registry.closed_reason(found) is None:
-            error = gettext(
-                language,
-                N_("There is no table with the code %(code)s on this server. It may have ended."),
-                code=found,
-            )
-            return _join_page(request, typed, error)
+        known = True  # busy or served elsewhere: the table page says when to come back
+    # A closed table's own page says why it closed.
+    if not known and await registry.closed_reason(found) is None:
+        error = gettext(
+            language,
+            N_("There is no table with the code %(code)s on this server. It may have ended."),
+            code=found,
+        )
+        return _join_page(request, typed, error)
     return RedirectResponse(f"/play/{found}", status_code=303)
 
 
