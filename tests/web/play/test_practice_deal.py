@@ -1,10 +1,11 @@
 """The practice round's deals (issue 27): the newcomer plays from the first move.
 
 Each seed of ``PRACTICE_SEEDS`` is dealt by the engine and played for seat 0
-the way the page's hints say (``static/play/input.js``: a 1 first, then the
-stack, the row, the discard pile; else turn three or pick up the discard
-pile).  The first card to the middle must come within the first five of
-those actions, and the practice table deals only these seeds.
+the way the page's hints say (``static/play/input.js``: a 1 first, the
+stack's before the row's; then the stack, the row, the discard pile; else
+turn three or pick up the discard pile).  The first card to the middle must
+come within the first five of those actions, and the practice table deals
+only these seeds.
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ FIRST_PLAY_WITHIN = 5
 def hinted(actions: list[Action]) -> Action | None:
     """The action the practice hint points at (input.js ``hintFor``)."""
     plays = [a for a in actions if isinstance(a, Play)]
-    # A 1 opens a new pile (R3); then the stack, the row, the discard pile.
-    for play in plays:
-        if play.pile is None:
-            return play
+    # A 1 opens a new pile (R3), the stack's first; then the stack, the
+    # row, the discard pile.
+    ones = sorted((a for a in plays if a.pile is None), key=lambda a: a.source is not Source.STACK)
+    if ones:
+        return ones[0]
     for source in (Source.STACK, Source.ROW, Source.DISCARD):
         for play in plays:
             if play.source is source:

@@ -283,7 +283,8 @@ function hintFor(v) {
   const plays = v.actions.filter((a) => a.kind === "play" && !state.pending.size);
   const several = (a) => plays.filter((b) => b.source === a.source && b.slot === a.slot).length > 1;
   const say = (a, text) => ({ source: placeOf(a), text: several(a) ? `${text} ${T.hints.then_pile}` : text });
-  const one = plays.find((a) => a.pile === null);
+  // A 1 from the stack first: it also shows that the stack is to be emptied.
+  const one = plays.find((a) => a.pile === null && a.source === "stack") || plays.find((a) => a.pile === null);
   if (one) return say(one, fmt(T.hints.one, { card: colour(one.card) }));
   const stack = plays.find((a) => a.source === "stack");
   if (stack) return say(stack, fmt(me.stack_count === 1 ? T.hints.last : T.hints.stack, { card: colour(stack.card) }));
