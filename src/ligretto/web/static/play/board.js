@@ -105,6 +105,9 @@ export function botLabel(seat) {
 export function seatName(i) {
   const s = state.table && state.table.seats[i];
   if (!s) return `#${i + 1}`;
+  // The practice round's one opponent is called what the start page
+  // promised: a slow bot, not its strategy.
+  if (s.kind === "bot" && root.dataset.practice === "1") return T.practice_bot;
   if (s.kind === "bot" && s.name && /^Bot \d+ \(/.test(s.name)) return botLabel(s);
   return s.name || `#${i + 1}`;
 }
@@ -269,7 +272,10 @@ function renderMine(v) {
   const actions = state.takenOver ? [] : v.actions;
   $("my-name").textContent = seatName(v.viewer);
   $("my-counts").textContent = `${fmt(T.stack_count, { n: me.stack_count })} · ${fmt(T.middle_count, { n: me.middle_count })}`;
-  const playable = new Set(actions.map(placeOf));
+  // "This fits" marks cards that can go somewhere. Turning three is always
+  // possible, so the hand carries the mark only when nothing else is.
+  const cardMoves = actions.filter((a) => a.kind !== "turn" && a.kind !== "recycle");
+  const playable = new Set(cardMoves.map(placeOf));
   const mark = (el) => {
     if (playable.has(el.dataset.source)) el.classList.add("can");
     const back = state.returning;
@@ -307,7 +313,7 @@ function renderMine(v) {
   else paintCard(hand, null);
   hand.title = me.hand_count ? T.turn : T.recycle;
   hand.setAttribute("aria-label", `${me.hand_count ? T.turn : T.recycle} (${fmt(T.hand_count, { n: me.hand_count })})`);
-  if (actions.some((a) => a.kind === "turn" || a.kind === "recycle")) hand.classList.add("can");
+  if (!cardMoves.length && actions.some((a) => a.kind === "turn" || a.kind === "recycle")) hand.classList.add("can");
   arrange($("my-hand"), [mark(hand)]);
 }
 
@@ -331,8 +337,16 @@ function fitCards(v) {
   const board = $("board");
   const W = board.clientWidth;
   const top = board.getBoundingClientRect().top + window.scrollY;
-  const H = Math.max(380, window.innerHeight - top - 8);
+  let H = Math.max(380, window.innerHeight - top - 8);
   root.style.setProperty("--board-h", `${H}px`);
+  // What the page has below the board (the main area's padding, the
+  // footer's margins) must fit on the screen too: measured, not guessed (a
+  // tablet's page was 32 px taller than its screen).
+  const below = document.documentElement.scrollHeight - (board.getBoundingClientRect().bottom + window.scrollY);
+  if (below > 8) {
+    H = Math.max(380, window.innerHeight - top - below);
+    root.style.setProperty("--board-h", `${H}px`);
+  }
   layout.landscape = W >= 640 && W > H * 1.1;
   const me = v.viewer === null ? null : v.seats[v.viewer];
   const r = (me || v.seats[0]).row.length;

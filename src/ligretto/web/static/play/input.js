@@ -1,6 +1,7 @@
 // The player's hands on the table: taps on own cards and piles, dragging a
 // card onto a pile, the keys, choosing a pile when a card fits several, and
-// the practice round's hints. The listeners sit on the containers that stay
+// the practice round's hints, and which input the player uses (the words
+// and key hints follow it). The listeners sit on the containers that stay
 // (#mine, #middle, the document), so redrawing the cards adds none.
 import { afterRender } from "./board.js";
 import { $, T, feedback, fmt, root, toast } from "./page.js";
@@ -105,7 +106,8 @@ function markChooser() {
   });
   const from = document.querySelector(`#mine [data-source="${c.source}"]`);
   if (from) from.classList.add(c.drag ? "dragging" : "chosen");
-  $("chooser-hint").textContent = T.choose_pile;
+  // On a touch screen there are no number keys and no Esc to speak of.
+  $("chooser-hint").textContent = usingTouch() ? T.choose_pile_touch : T.choose_pile;
 }
 
 // A tap (or a drop) on a middle pile.
@@ -224,6 +226,50 @@ function dragEnd(event) {
   cancelChooser(); // let go elsewhere: the card stays where it was
 }
 
+// ---------------------------------------------------------------- the input in use
+
+// "touch", "mouse" or "keyboard": the last way the player reached the page
+// (a pointer's pointerType, a key). Key hints show only for a keyboard or a
+// mouse (a laptop), tap-and-drag words for touch (table.css, data-input).
+// Before any input the screen's main pointer decides.
+const usingTouch = () => root.dataset.input === "touch";
+
+function setInput(kind) {
+  if (root.dataset.input === kind) return;
+  root.dataset.input = kind;
+  if (state.chooser) markChooser();
+  renderHint();
+}
+
+function watchInput() {
+  root.dataset.input = matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
+  window.addEventListener(
+    "pointerdown",
+    (event) => setInput(event.pointerType === "mouse" ? "mouse" : "touch"),
+    { capture: true, passive: true },
+  );
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      // Typing a name (a phone's on-screen keyboard sends keys too) is not
+      // playing with keys.
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      if (event.key === "Unidentified" || event.key === "Process") return;
+      setInput("keyboard");
+    },
+    { capture: true },
+  );
+}
+
+// The key that does what a hint says, for a player using keys.
+function keyFor(source) {
+  if (source === "stack") return "S";
+  if (source === "discard") return "D";
+  if (source === "hand") return T.space;
+  const slot = /^row(\d+)$/.exec(source || "");
+  return slot ? String(Number(slot[1]) + 1) : null;
+}
+
 // ---------------------------------------------------------------- hints (practice round)
 
 // What to do next, read from the legal actions of the view (docs/protocol.md):
@@ -237,7 +283,8 @@ function hintFor(v) {
   const plays = v.actions.filter((a) => a.kind === "play" && !state.pending.size);
   const several = (a) => plays.filter((b) => b.source === a.source && b.slot === a.slot).length > 1;
   const say = (a, text) => ({ source: placeOf(a), text: several(a) ? `${text} ${T.hints.then_pile}` : text });
-  const one = plays.find((a) => a.pile === null);
+  // A 1 from the stack first: it also shows that the stack is to be emptied.
+  const one = plays.find((a) => a.pile === null && a.source === "stack") || plays.find((a) => a.pile === null);
   if (one) return say(one, fmt(T.hints.one, { card: colour(one.card) }));
   const stack = plays.find((a) => a.source === "stack");
   if (stack) return say(stack, fmt(me.stack_count === 1 ? T.hints.last : T.hints.stack, { card: colour(stack.card) }));
@@ -261,7 +308,9 @@ function renderHint() {
   const hint = hintFor(state.view);
   $("hint").hidden = !hint;
   if (!hint) return;
-  if ($("hint").textContent !== hint.text) $("hint").textContent = hint.text;
+  const key = root.dataset.input === "keyboard" && keyFor(hint.source);
+  const text = key ? `${hint.text} ${fmt(T.key_hint, { key })}` : hint.text;
+  if ($("hint").textContent !== text) $("hint").textContent = text;
   const el = hint.source && document.querySelector(`#mine [data-source="${hint.source}"]`);
   if (el) el.classList.add("hinted");
 }
@@ -287,6 +336,9 @@ function onKey(event) {
 }
 
 export function initInput() {
+  watchInput();
+  // The chooser's line sits on the felt, not over the bar's buttons.
+  $("middle-wrap").append($("chooser-hint"));
   afterRender(refreshChooser);
   afterRender(renderHint);
   // Own cards (board.js gives each place a data-source) and the open piles

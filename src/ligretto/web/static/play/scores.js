@@ -2,7 +2,7 @@
 // a round (round over) or the game (game over, with Play again).
 import { seatName } from "./board.js";
 import { renderTable } from "./lobby.js";
-import { $, T, feedback, fmt } from "./page.js";
+import { $, T, feedback, fmt, root } from "./page.js";
 import { send } from "./socket.js";
 import { serverNow, state } from "./state.js";
 
@@ -48,6 +48,7 @@ export function showCountdown(startAtMs, resume = false) {
 const signed = (p) => (p > 0 ? `+${p}` : String(p).replace("-", "−"));
 
 export function showScores(m) {
+  if (m.game_over && root.dataset.practice === "1") return showPracticeEnd(m);
   feedback("end");
   $("scores-title").textContent = m.game_over ? T.game_over : fmt(T.round_over, { n: m.round_no });
   // The points come from the server (R5), as do the totals.
@@ -93,10 +94,33 @@ export function showScores(m) {
 export function hideScores() {
   clearInterval(scoresTimer);
   $("scores").hidden = true;
+  $("practice-end").hidden = true;
+}
+
+// ---------------------------------------------------------------- the end of a practice round
+
+// The practice round's one round is over: how it went, what it taught in one
+// line, and the way on: a quick game against three bots, or a table of one's
+// own to invite friends to (both plain forms posting to /play/quick and
+// /play, under the name played with).
+function showPracticeEnd(m) {
+  feedback("end");
+  const me = state.seat;
+  const lines = [m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock];
+  if (me !== null && me !== undefined) {
+    const played = m.stacks[me] ? T.practice_played : T.practice_emptied;
+    lines.push(fmt(played, { n: m.middle[me], left: m.stacks[me] }));
+    for (const field of document.querySelectorAll("#practice-end [data-practice-name]")) field.value = seatName(me);
+  }
+  $("practice-result").textContent = lines.join(" ");
+  $("practice-end").hidden = false;
+  $("practice-end").focus({ preventScroll: false });
+  renderTable();
 }
 
 export function initScores() {
   $("next-round").addEventListener("click", () => send("start"));
   $("play-again").addEventListener("click", () => send("play_again"));
   $("scores-close").addEventListener("click", hideScores);
+  $("practice-close").addEventListener("click", hideScores);
 }
