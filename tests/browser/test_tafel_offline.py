@@ -367,3 +367,95 @@ def test_keep_both_sends_nothing_twice_when_an_answer_was_lost(
     assert [(r["stacks"], r["middle"]) for r in rounds] == [
         ({"Anna": 0, "Ben": 3}, {"Anna": 14, "Ben": 12})
     ]
+
+
+def test_another_phones_round_shown_live_before_the_sync_is_still_their_side(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    # Without the service worker, so that the test can hold the phone's sending.
+    page = new_page(service_workers="block")
+    edit_link = create_game(page, live_server.url, ["Anna", "Ben"])
+    game = page.url.split("/")[4]
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})  # online: 14, 6
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
+    page.context.set_offline(True)
+    enter_round(page, 1, {0: 4}, {0: 9, 1: 16})  # offline: 1, 16
+    expect(unsent_rows(page)).to_have_count(1)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)  # answered below, once the live update is in
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{game}/rounds", hold)
+    page.context.set_offline(False)
+    for _ in range(150):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the phone did not send what waits"
+    # Meanwhile a second scorekeeper enters round 2 online, and the live
+    # update brings it to this page before the sending is answered.
+    second = new_page()
+    second.goto(edit_link)
+    enter_round(second, 0, {1: 5}, {0: 20, 1: 11})  # 20, 1
+    expect(second.locator(".message.ok")).to_contain_text("Round 2 saved.")
+    page.wait_for_function(
+        "() => JSON.parse(document.getElementById('game-state').textContent).rounds.length === 2",
+        timeout=15_000,
+    )
+    expect(unsent_rows(page)).to_have_count(1)  # the phone's round 2 still waits, as it was
+    expect(page.locator("#players .total")).to_have_text(["15", "22"])  # 14+1, 6+16
+    held.pop().continue_()
+    panel = page.locator("#sync")
+    expect(panel).to_contain_text("Another phone changed this game", timeout=15_000)
+    expect(panel.locator(".conflict-side").first).to_contain_text("Anna +20, Ben +1")
+    expect(panel.locator(".conflict-side.mine")).to_contain_text("Anna +1, Ben +16")
+    page.unroute(f"**/api/games/{game}/rounds")
+    page.get_by_role("button", name="Keep both: add mine after theirs").click()
+    expect(page.locator(".message.ok")).to_contain_text("Round 3 saved.", timeout=15_000)
+    expect(page.locator("#players .total")).to_have_text(["35", "23"])  # 14+20+1, 6+1+16
+    rounds = page.request.get(f"{live_server.url}/api/games/{game}").json()["rounds"]
+    assert [r["middle"] for r in rounds] == [
+        {"Anna": 14, "Ben": 12},
+        {"Anna": 20, "Ben": 11},
+        {"Anna": 9, "Ben": 16},
+    ]
+
+
+def test_a_conflict_is_not_drawn_from_the_phones_kept_copy_of_the_game(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    # Without the service worker, so that the test can answer with the kept copy
+    # itself, as the service worker does when the network fails on the way.
+    page = new_page(service_workers="block")
+    edit_link = create_game(page, live_server.url, ["Anna", "Ben"])
+    game = page.url.split("/")[4]
+    enter_round(page, 0, {1: 3}, {0: 14, 1: 12})  # online: 14, 6
+    expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
+    kept = page.request.get(f"{live_server.url}/api/games/{game}").text()
+    page.context.set_offline(True)
+    enter_round(page, 1, {0: 4}, {0: 9, 1: 16})  # offline: 1, 16
+    expect(unsent_rows(page)).to_have_count(1)
+    second = new_page()
+    second.goto(edit_link)
+    enter_round(second, 0, {1: 5}, {0: 20, 1: 11})  # 20, 1
+    expect(second.locator(".message.ok")).to_contain_text("Round 2 saved.")
+    answered: list[str] = []
+
+    def kept_copy_once(route: Any) -> None:
+        if not answered:
+            answered.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json", body=kept)
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{game}", kept_copy_once)
+    page.context.set_offline(False)
+    panel = page.locator("#sync")
+    expect(panel).to_contain_text("Another phone changed this game", timeout=15_000)
+    assert answered
+    expect(panel.locator(".conflict-side").first).to_contain_text("Anna +20, Ben +1")
+    expect(panel.locator(".conflict-side.mine")).to_contain_text("Anna +1, Ben +16")

@@ -1,8 +1,11 @@
 // Rounds entered on this phone and not yet on the server, in IndexedDB:
 // they survive a reload, a closed tab and a phone that locks, and are sent
 // in the order they were entered. One record per entry:
-// {id, game, kind: "stacks"|"middle", round, counts, confirm, base, at}
-// where base is the game version the entry was made on (sent as If-Match).
+// {id, game, kind: "stacks"|"middle"|"correct"|"remove", round, counts,
+// confirm, base, state, at} where base is the game version the entry was made
+// on (sent as If-Match) and state, on the first entry only, the game itself
+// at that version (offline/state.js): what the phone's entries mean and what
+// a conflict is measured against, whatever the page hears live meanwhile.
 const DB = "ligretto";
 const STORE = "outbox";
 

@@ -5,7 +5,7 @@
 import * as rules from "../rules.js";
 import * as outbox from "../outbox.js";
 import { showIndicator } from "./indicator.js";
-import { S, baseState, editBase, reload, step } from "./state.js";
+import { S, baseState, editBase, reload, step, waitingBase } from "./state.js";
 import { copy, fill, first, keepIf, keepOnly } from "./templates.js";
 import { signed, t } from "./texts.js";
 
@@ -53,11 +53,20 @@ function myLines(base, list) {
   return [...lines.values()];
 }
 
-// The server's answer was 409: show both sides (or nothing, when all that
-// waits is on the server already).
-export async function showConflict() {
+// The server's answer was 409 (the game at version *current* now): show
+// both sides (or nothing, when all that waits is on the server already).
+// False when the server's game could not be read as it is now.
+export async function showConflict(current = 0) {
   let server;
-  try { server = await fetchServer(); } catch { S.connected = false; return; }
+  try { server = await fetchServer(); } catch { S.connected = false; showIndicator(); return false; }
+  if (server.version < current) {
+    // The phone's kept copy answered, not the server: a panel drawn from it
+    // would say the server has no change.
+    S.connected = false;
+    showIndicator();
+    return false;
+  }
+  S.connected = true;
   const list = await outbox.pending(S.game.id);
   const plan = rebase(server, list, "both");
   if (plan && plan.length === 0) {
@@ -65,10 +74,11 @@ export async function showConflict() {
     // the way back): nothing to decide, nothing to send twice.
     await outbox.replace(S.game.id, []);
     reload(editBase());
-    return;
+    return true;
   }
   S.conflict = { server, list };
   drawPanel();
+  return true;
 }
 
 function roundLine(players, round) {
@@ -114,13 +124,17 @@ export function drawPanel() {
   }
   if (!S.conflict) { panel.hidden = true; panel.replaceChildren(); return; }
   const { server, list } = S.conflict;
+  const base = waitingBase(list);
   const from = Math.min(...list.map((e) => e.round));
-  const theirs = server.rounds.map((r, i) => ({ round: r, number: i + 1 })).filter((r) => r.number >= from);
+  // Theirs: every round the server has that the game the phone kept its
+  // entries on did not have so (added, or changed by the other phone).
+  const theirs = server.rounds.map((r, i) => ({ round: r, number: i + 1 }))
+    .filter((r) => r.number >= from || !sameRound(r.round, base.rounds[r.number - 1]));
   const both = rebase(server, list, "both");
   const mineFirst = both ? null : rebase(server, list, "mine");
   const part = copy("conflict");
   part.querySelector('[data-side="server"]').append(side(server.players, theirs));
-  part.querySelector('[data-side="mine"]').append(side(server.players, myLines(baseState(), list)));
+  part.querySelector('[data-side="mine"]').append(side(server.players, myLines(base, list)));
   keepIf(part, "same-round", !both && mineFirst);
   keepIf(part, "cannot-append", !both && !mineFirst);
   keepOnly(part, '[data-sync="keep-mine"]', Boolean(mineFirst));
@@ -144,7 +158,7 @@ const sameRound = (a, b) => Boolean(a && b) && same(a.stacks, b.stacks) && same(
 // versions) and "mine" keeps mine for that round, as a correction.
 function rebase(server, list, mode) {
   const game = rules.copyGame(server);
-  const phone = rules.copyGame(baseState());
+  const phone = waitingBase(list);
   const planned = [];
   const at = new Map(); // the phone's round number → its number on the server's board
   try {
@@ -197,8 +211,11 @@ function rebase(server, list, mode) {
   } catch {
     return null;
   }
-  for (const entry of planned) { delete entry.id; entry.base = null; }
-  if (planned.length) planned[0].base = server.version;
+  for (const entry of planned) { delete entry.id; delete entry.state; entry.base = null; }
+  if (planned.length) {
+    planned[0].base = server.version;
+    planned[0].state = rules.copyGame(server); // the game the plan builds on
+  }
   return planned;
 }
 

@@ -6,7 +6,7 @@ import * as rules from "../rules.js";
 import { drawPanel } from "./conflict.js";
 import { correctionAsked, drawCorrection, drawEntry } from "./entry.js";
 import { showIndicator } from "./indicator.js";
-import { S, apply, baseState, editBase } from "./state.js";
+import { S, apply, baseState, editBase, waitingBase } from "./state.js";
 import { drawTable } from "./table.js";
 import { drawTop } from "./view.js";
 
@@ -26,7 +26,8 @@ export async function redraw() {
   showIndicator();
   const asked = correctionAsked();
   if (!S.entries.length && asked === null) return;
-  const view = apply(base, S.entries);
+  // On the game the entries were kept on, not on a live update's (conflict.js decides).
+  const view = apply(waitingBase(S.entries), S.entries);
   if (S.entries.length) drawBoard(view);
   if (asked !== null && !drawCorrection(view.local, asked)) {
     history.replaceState(history.state, "", editBase());

@@ -6,7 +6,7 @@ import * as rules from "../rules.js";
 import { dropDraft } from "../drafts.js";
 import { offerLocal } from "../undo.js";
 import { redraw } from "./draw.js";
-import { S, apply, baseState, editBase, reload } from "./state.js";
+import { S, apply, baseState, editBase, reload, waitingBase } from "./state.js";
 import { sync } from "./sync.js";
 import { first } from "./templates.js";
 import { t } from "./texts.js";
@@ -42,7 +42,7 @@ function showErrors(form, messages, invalid, implausible = false) {
 // Keep the entry of *form* on the phone; false (with the messages shown)
 // when the rules refuse it.
 export async function keep(form, confirm) {
-  const base = baseState();
+  const base = S.entries.length ? waitingBase(S.entries) : baseState();
   const view = apply(base, S.entries);
   const local = view.local;
   const players = local.players;
@@ -110,6 +110,9 @@ export async function keep(form, confirm) {
   }
   const onTop = S.entries.length === 0;
   entry.base = onTop ? Number(base.version) : null;
+  // The game it builds on, kept with the first entry: what a conflict is
+  // measured against, whatever the page hears live meanwhile.
+  if (onTop) entry.state = base;
   const id = await outbox.add(entry);
   dropDraft(S.game.id, form);
   if (kind === "correct" || kind === "remove") {

@@ -23,6 +23,17 @@ export function baseState() {
   return state ? { ...state, rounds: state.rounds.map((r) => ({ ...r })) } : null;
 }
 
+// The game the waiting entries of *list* build on, as it was when the first
+// of them was kept (kept with it, outbox.js). The page's game-state may show
+// another phone's change since (a live update): applied on that, the
+// phone's entries would change meaning and a conflict would compare the
+// server with itself. The page's own when nothing waits or an entry was
+// kept without it.
+export function waitingBase(list = S.entries) {
+  const kept = list[0]?.state;
+  return kept ? rules.copyGame(kept) : baseState();
+}
+
 // One kept entry applied to *game* (changed in place; throws as the rules refuse).
 export function step(game, entry) {
   if (entry.kind === "stacks") rules.openRound(game, entry.counts);

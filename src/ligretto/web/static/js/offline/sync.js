@@ -3,7 +3,8 @@
 import * as outbox from "../outbox.js";
 import { drawPanel, showConflict } from "./conflict.js";
 import { showIndicator } from "./indicator.js";
-import { S, baseState, editBase, reload } from "./state.js";
+import * as rules from "../rules.js";
+import { S, baseState, editBase, reload, step, waitingBase } from "./state.js";
 
 function asNames(players, counts) {
   return Object.fromEntries(players.map((name, seat) => [name, counts[seat]]));
@@ -24,6 +25,8 @@ function request(entry, players) {
   return { url, method, body };
 }
 
+const RETRY_MS = 2000;
+
 export async function sync() {
   if (S.sending || S.conflict || S.refused || !S.game?.token) return;
   S.sending = true; // one sender at a time: "online" and the live stream's return both ask
@@ -33,6 +36,7 @@ export async function sync() {
   const players = baseState().players;
   const list = S.entries; // this sending's own list: a redraw meanwhile reads its own
   let expected = list[0].base;
+  let state = list[0].state ? waitingBase(list) : null; // the game the next entry builds on
   let sent = 0;
   try {
     for (const [index, entry] of list.entries()) {
@@ -60,13 +64,23 @@ export async function sync() {
         S.lastSentKind = entry.kind;
         await outbox.remove(entry.id);
         sent += 1;
-        // The next entry builds on this version (kept, should the phone stop now).
+        // The next entry builds on this version and this game (kept, should the phone stop now).
+        try { if (state) step(state, entry); } catch { state = null; }
         const next = list[index + 1];
-        if (next) { next.base = expected; await outbox.update(next); }
+        if (next) {
+          next.base = expected;
+          if (state) next.state = rules.copyGame(state);
+          else delete next.state;
+          await outbox.update(next);
+        }
         continue;
       }
       if (response.status === 409) {
-        await showConflict();
+        // The server's version now (the answer's ETag): a state read after
+        // it that is older came from the phone's kept copy (sw.js answers it
+        // when the network fails on the way): asked again shortly.
+        const current = Number((response.headers.get("ETag") || "").replace(/\D/g, "")) || 0;
+        if (!(await showConflict(current))) setTimeout(sync, RETRY_MS);
         return;
       }
       let detail = "";
