@@ -85,7 +85,9 @@ async function showDecidingRound(m) {
     const game = await response.json();
     const number = decidingRound(game.rounds, game.winners);
     if (number === null || !game.winners.length) return;
-    const values = { number, rounds: game.rounds_count, name: game.winners[0], names: game.winners.join(" & ") };
+    // The Tafel game's players are the seats in order: the names as this page shows them.
+    const names = game.winners.map((w) => seatName(game.players.indexOf(w)));
+    const values = { number, rounds: game.rounds_count, name: names[0], names: names.join(" & ") };
     line.textContent = fmt(game.winners.length === 1 ? T.ending.decided : T.ending.decided_shared, values);
     line.hidden = false;
   } catch {
@@ -175,7 +177,8 @@ export function showScores(m) {
   $("score-rows").replaceChildren(...rows);
   const lines = [];
   lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
-  if (m.game_over && m.winners.length) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
+  // The celebration names the winner already (its heading); a practice round's end says it here.
+  if (m.game_over && m.winners.length && practice()) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
   $("scores-next").textContent = lines.join(" ");
   clearInterval(scoresTimer);
   if (m.next_round_at) {
