@@ -131,6 +131,8 @@ def test_the_tafel_names_the_winner_and_offers_the_next_game_first(
     expect(watcher.locator("#winner-title")).to_contain_text("Ben")
     expect(watcher.locator("#board-end .decided")).to_be_visible()
     assert watcher.locator(".new-same").count() == 0
+    watcher.wait_for_timeout(2000)
+    shoot(watcher, f"game-end-tafel-watch-{lang}-{width}")
 
 
 def test_with_reduced_motion_the_winner_moment_does_not_move(
