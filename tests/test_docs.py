@@ -26,8 +26,16 @@ SUFFIXES = (".py", ".js", ".html", ".css", ".md", ".cfg", ".toml", ".ini", ".sh"
 #: folder (``static/…``, ``templates/…``), the docs folder.
 BASES = (ROOT, ROOT / "src", PACKAGE, PACKAGE / "web", ROOT / "docs")
 #: Spans that look like paths or module names and are neither: files the
-#: server or a user makes, a format's name, an address range.
-NOT_PATHS = frozenset({"ligretto.db", "export.json", "ligretto.round/1", "10.0.0.0/24"})
+#: server, a user or the build makes, a format's name, an address range.
+NOT_PATHS = frozenset(
+    {
+        "ligretto.db",
+        "export.json",
+        "ligretto.round/1",
+        "10.0.0.0/24",
+        "src/ligretto/_compiled.json",  # written by the compiled build (setup.py)
+    }
+)
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(r"^[\w.-]+(?:/[\w.-]+)*/?$")
 DOTTED = re.compile(r"^ligretto(?:\.\w+)+$")

@@ -308,9 +308,12 @@ def test_a_round_that_ended_before_the_tafel_answered_is_recorded_once(
     the Tafel's answer: the restored table records the round, and a round
     the Tafel already holds is not written twice."""
     tafel, store = stores
+    # The round-over pause outlasts the test: a short one could end before
+    # the phase is read on a busy machine, and the next round start.
+    settings = dataclasses.replace(SLOW_BOT, between_rounds=30.0)
 
     async def scenario() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
+        registry = TableRegistry(scorekeeper=tafel, settings=settings, store=store)
         table, anna, _ben, _ = await two_people_and_a_bot(registry)
         await play_moves(table, anna, 1)
         # The round ends by agreement (R4 stall) and is recorded...
@@ -326,7 +329,7 @@ def test_a_round_that_ended_before_the_tafel_answered_is_recorded_once(
         store.write(
             {table.code: {**state, "phase": "playing", "recorded": 0, "tafel_rounds": 0}}, []
         )
-        again = TableRegistry(scorekeeper=tafel, settings=SLOW_BOT, store=store)
+        again = TableRegistry(scorekeeper=tafel, settings=settings, store=store)
         await again.restore()
         back = again.get(table.code)
         assert back is not None

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -25,6 +26,26 @@ log = logging.getLogger(__name__)
 # No 0/O, 1/I/L: a code is read aloud across a table and typed on a phone.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: What a person may type for a character no code holds: the alphabet's
+#: letter it was most likely read from.  A round O or 0 is a Q whose tail
+#: was missed; a bare stroke (I, L, 1) is the J, the alphabet's only
+#: letter drawn as one.
+CODE_LOOKALIKES = str.maketrans({"O": "Q", "0": "Q", "I": "J", "L": "J", "1": "J"})
+
+
+def typed_code(text: str) -> str | None:
+    """The table code a person meant by *text*, or ``None`` if it cannot be one.
+
+    Forgiving of what typing a code on a phone brings: lower case, spaces
+    and dashes, full-width characters, look-alikes (``CODE_LOOKALIKES``).
+    Whether such a table exists is the registry's question (``find``).
+    """
+    folded = unicodedata.normalize("NFKC", text[:64]).upper()
+    code = "".join(ch for ch in folded if ch.isalnum()).translate(CODE_LOOKALIKES)
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
 
 #: The most tables one server process runs at a time.
 MAX_TABLES = 2000

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ligretto.bots import LEVELS, Level, strategy_names
-from ligretto.live.registry import TableCapError
+from ligretto.live.registry import TableCapError, typed_code
 from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
@@ -24,8 +24,10 @@ from ligretto.store.live_tables import TableElsewhereError
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
+from ligretto.web.deps import absolute
 from ligretto.web.forms import whole_field
-from ligretto.web.pages.rendering import render
+from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.pages.text import N_, gettext
 from ligretto.web.play.routes import (
     ELSEWHERE_RETRY,
     BotIn,
@@ -38,6 +40,7 @@ from ligretto.web.play.routes import (
     create_table,
     registry_of,
 )
+from ligretto.web.qr import qr_svg_document
 from ligretto.web.routing_headers import opened_table
 
 router = APIRouter(include_in_schema=False)
@@ -203,6 +206,58 @@ def _new_page(
 @router.get("/play", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> HTMLResponse:
     return _new_page(request, _form_defaults(), [])
+
+
+@router.get("/play/join", response_model=None)
+async def join_by_code(request: Request, code: str = "") -> Response:
+    """Join with a code: to the table the typed code names, or back to the
+    form with what is wrong.  Forgiving (``typed_code``); changes nothing.
+
+    Declared before ``/play/{code}``, which would take "join" for a code.
+    """
+    language = request_language(request)
+    typed = code[:32]
+    found = typed_code(typed)
+    if found is None:
+        error = gettext(
+            language,
+            N_("A table code has six letters and digits, e.g. %(code)s. Check it and try again."),
+            code="8DZAT9",  # an example in the alphabet of the codes
+        )
+        return _join_page(request, typed, error)
+    registry = registry_of(request.app)
+    try:
+        known = await registry.find(found) is not None
+    except (TableElsewhereError, TableCapError):
+        known = True  # busy or served elsewhere: the table page says when to come back
+    # A closed table's own page says why it closed.
+    if not known and await registry.closed_reason(found) is None:
+        error = gettext(
+            language,
+            N_("There is no table with the code %(code)s on this server. It may have ended."),
+            code=found,
+        )
+        return _join_page(request, typed, error)
+    return RedirectResponse(f"/play/{found}", status_code=303)
+
+
+def _join_page(request: Request, typed: str, error: str) -> HTMLResponse:
+    return render(
+        request, "play/join.html", {"typed": typed, "error": error}, status_code=404, path="/play"
+    )
+
+
+@router.get("/play/{code}/qr.svg", response_model=None)
+async def join_qr(request: Request, code: str) -> Response:
+    """The QR code of the table's join link, shown large in the lobby (a
+    friend across the room scans it).  Any code-shaped *code*: the table
+    page says whether the table is there."""
+    if typed_code(code) != code:
+        return Response(status_code=404)
+    svg = qr_svg_document(absolute(request, f"/play/{code}"))
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
+    )
 
 
 @router.post("/play", response_model=None)

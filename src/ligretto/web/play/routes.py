@@ -24,6 +24,7 @@ from pydantic.dataclasses import dataclass as pydantic_dataclass
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.bots import Level
+from ligretto.live import encoder
 from ligretto.live.connection import (
     CLOSE_GONE,
     CLOSE_NO_TABLE,
@@ -34,6 +35,7 @@ from ligretto.live.connection import (
 )
 from ligretto.live.persistence import INCOMPATIBLE
 from ligretto.live.protocol import (
+    Ping,
     ProtocolError,
     Reason,
     Refused,
@@ -494,6 +496,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 message = parse_client_message(raw)
             except ProtocolError as exc:
                 conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
+                continue
+            if isinstance(message, Ping):
+                # The page's heartbeat (docs/protocol.md): answered here, not
+                # behind the table's queue, so a busy table never looks like
+                # a lost connection, and a ping costs the table nothing.
+                conn.send(encoder.pong(message.t, table.settings.clock.now()))
                 continue
             table.submit(conn, message)
     except WebSocketDisconnect:

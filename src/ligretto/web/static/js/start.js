@@ -145,21 +145,83 @@ function showGames() {
     const open = item.querySelector(".game-open");
     open.href = game.edit || game.watch;
     open.setAttribute("aria-label", `${open.textContent}: ${(game.players || []).join(", ")}`);
+    const again = item.querySelector(".game-again");
+    if ((game.players || []).length >= 2) {
+      again.setAttribute("aria-label", `${again.textContent}: ${(game.players || []).join(", ")}`);
+      again.addEventListener("click", () => newGameWith(game));
+    } else {
+      again.remove();
+    }
     item.querySelector(".game-forget").addEventListener("click", () => {
       forgetGame(game.id);
       showGames();
-// Back at the table with a game going: resuming it is the likelier wish.
-const gamesPanel = document.getElementById("my-games-panel");
-const newPanel = document.getElementById("new-game-panel");
-const hasErrors = Boolean(document.getElementById("form-errors"));
-if (loadGames().length && gamesPanel && newPanel && !hasErrors) newPanel.before(gamesPanel);
     });
     gamesList.append(item);
   }
 }
 showGames();
-// Back at the table with a game going: resuming it is the likelier wish.
+// "New game, same players": the form filled with the game's names in their
+// seats and its way of ending; one more tap on "Create game" starts it.
+function newGameWith(game) {
+  if (!form || !list) return;
+  const names = game.players || [];
+  if (deckCards) deckCards.checked = names.length > Number(list.dataset.maxLigretto);
+  renumber();
+  while (list.querySelectorAll(".name-row").length < names.length && addRow(null));
+  list.querySelectorAll(".name-row input").forEach((input, index) => {
+    input.value = names[index] || "";
+  });
+  const mode = form.querySelector(`input[name="mode"][value="${game.mode === "rounds" ? "rounds" : "target"}"]`);
+  if (mode) {
+    mode.checked = true;
+    mode.dispatchEvent(new Event("change", { bubbles: true })); // shows the mode's settings
+  }
+  newPanel.scrollIntoView({ block: "start" });
+  form.querySelector('button.primary.big[value="create"]')?.focus({ preventScroll: true });
+}
+
+// --- this browser's groups (their tokens kept by the group pages) ---
+const groupsList = document.getElementById("my-groups");
+
+function knownGroups() {
+  try {
+    const tokens = JSON.parse(localStorage.getItem("ligretto.group-tokens") || "{}");
+    return tokens && typeof tokens === "object" ? Object.keys(tokens) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function showGroups(ids) {
+  const items = await Promise.all(ids.map(async (id) => {
+    try {
+      const response = await fetch(`/api/groups/${encodeURIComponent(id)}`);
+      if (!response.ok) return null;
+      const name = (await response.json()).name;
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.className = "button small";
+      link.href = `/groups/${encodeURIComponent(id)}`;
+      link.textContent = name;
+      item.append(link);
+      return item;
+    } catch {
+      return null;
+    }
+  }));
+  groupsList.replaceChildren(...items.filter(Boolean));
+  groupsList.hidden = !groupsList.children.length;
+}
+
+// Back at the table with a game going: resuming it is the likelier wish;
+// the games and groups this browser knows come before the form.
 const gamesPanel = document.getElementById("my-games-panel");
+const groupsPanel = document.getElementById("groups");
 const newPanel = document.getElementById("new-game-panel");
 const hasErrors = Boolean(document.getElementById("form-errors"));
-if (loadGames().length && gamesPanel && newPanel && !hasErrors) newPanel.before(gamesPanel);
+const groupIds = knownGroups();
+if (newPanel && !hasErrors) {
+  if (loadGames().length && gamesPanel) newPanel.before(gamesPanel);
+  if (groupIds.length && groupsPanel) newPanel.before(groupsPanel);
+}
+if (groupsList && groupIds.length) showGroups(groupIds);

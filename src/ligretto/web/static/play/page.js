@@ -15,6 +15,25 @@ export function setConnection(text) {
   $("connection").hidden = !text;
 }
 
+// The connection banner (#link, over the table: it never moves the player's
+// own row). "lost": the socket is gone and the page reconnects; "back": the
+// table answered again (shown for a moment); "": nothing to say. Its words
+// come with the element (data-*), in the reader's language.
+let linkTimer = null;
+export function setLink(kind) {
+  const box = $("link");
+  if (!box) return;
+  clearTimeout(linkTimer);
+  box.dataset.kind = kind;
+  box.textContent = kind ? box.dataset[kind] : "";
+  box.hidden = !kind;
+  if (kind === "back") linkTimer = setTimeout(() => setLink(""), 2500);
+}
+
+// The banner's other words: a move that could not be sent ("unsent") and
+// moves that were on their way when the connection went ("unconfirmed").
+export const linkText = (key) => ($("link") ? $("link").dataset[key] : "");
+
 let toastTimer = null;
 
 export function toast(text, kind) {
@@ -28,7 +47,7 @@ export function toast(text, kind) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     box.hidden = true;
-  }, 1800);
+  }, kind === "offline" ? 4000 : 1800); // a card that went back for a lost connection: time to read why
 }
 
 // ---------------------------------------------------------------- sound and vibration

@@ -14,9 +14,9 @@ import { renderBoard } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
-import { $, T, feedback, fmt, initFeedback, root, setConnection, toast } from "./page.js";
+import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
-import { connect, listen, send } from "./socket.js";
+import { connect, listen, onLink, send } from "./socket.js";
 import * as S from "./state.js";
 
 const { state } = S;
@@ -113,6 +113,27 @@ function onRefused(m) {
   }
 }
 
+// A dropped connection never swallows a card (docs/online-play.md, "A
+// dropped connection"): a move made while the banner says "reconnecting" is
+// not sent and goes back with "not sent"; moves on their way when the
+// connection went get no answer any more, so they go back too and the page
+// says so. The view that comes with the next welcome shows what counts.
+function onUnsent(ref) {
+  const move = S.settleMove(ref);
+  if (!move) return;
+  S.sendBack(move.source);
+  if (state.view) renderBoard(null);
+  toast(linkText("unsent"), "offline");
+}
+
+function onLost() {
+  const moves = [...state.pending.keys()].map((ref) => S.settleMove(ref));
+  if (!moves.length) return;
+  S.sendBack(moves[moves.length - 1].source);
+  if (state.view) renderBoard(null);
+  toast(linkText("unconfirmed"), "offline");
+}
+
 // R4 stall guard: no card went to the middle for a while; every person
 // present agrees ("We're stuck") and the round is settled as a deadlock.
 function renderStuck() {
@@ -139,4 +160,5 @@ initLobby();
 initInput();
 initScores();
 listen(handle);
+onLink({ lost: onLost, unsent: onUnsent });
 connect();

@@ -1,0 +1,207 @@
+"""The front door: the start page's four doors, the header's links, joining by code or QR.
+
+On a phone (360 and 390 px), a tablet and a laptop, in German, English and
+Norwegian: the first screen offers keeping score, playing online, the
+groups and the rules, and one tap leads to /play; a code typed in lower
+case with a space finds its table; the lobby's QR code is the join link,
+and the link seats a friend. The start page and the lobby pass axe and
+the tap-target check. Screenshots go to test-artifacts/ (``door-*.png``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+# axe-playwright-python ships neither type hints nor a py.typed marker.
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Page, ViewportSize, expect
+
+from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer
+from helpers.tafel_pages import create_game
+from helpers.tap_targets import MIN_SIZE, small_targets
+from ligretto.web.qr import qr_svg_document
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+PHONE_390: ViewportSize = {"width": 390, "height": 844}
+TABLET: ViewportSize = {"width": 768, "height": 1024}
+SIZES: dict[str, ViewportSize] = {
+    "phone": PHONE,
+    "phone390": PHONE_390,
+    "tablet": TABLET,
+    "desktop": DESKTOP,
+}
+TOUCH = {"phone": True, "phone390": True, "tablet": True, "desktop": False}
+LANGUAGES = ("de", "en", "nb")
+# The four doors and the header's links, in each language.
+DOORS = {
+    "de": ("Punkte zählen", "Online spielen", "Unsere Gruppen", "Regeln lernen"),
+    "en": ("Keep score", "Play online", "Our groups", "Learn the rules"),
+    "nb": ("Før poeng", "Spill på nett", "Våre grupper", "Lær reglene"),
+}
+HEADER = {
+    "de": ("Spielen", "Gruppen", "Regeln"),
+    "en": ("Play", "Groups", "Rules"),
+    "nb": ("Spill", "Grupper", "Regler"),
+}
+JOIN = {"de": "Beitreten", "en": "Join", "nb": "Bli med"}
+AXE = Axe()
+BLOCKING = {"serious", "critical"}
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+
+
+def audit(page: Page, name: str, found: dict[str, str]) -> None:
+    """axe's serious and critical violations, and on a touch screen the small tap targets."""
+    results = AXE.run(page, options=AXE_OPTIONS)
+    violations = [
+        v for v in results.response["violations"] if v["impact"] in {"serious", "critical"}
+    ]
+    if violations:
+        results.response["violations"] = violations
+        found[name] = results.generate_report()
+    if page.evaluate("matchMedia('(pointer: coarse)').matches") and (small := small_targets(page)):
+        found[f"{name}: tap targets below {MIN_SIZE} px"] = "\n".join(small)
+
+
+def open_lobby(page: Page, server: LiveServer, language: str = "en") -> str:
+    """A table with Anna as host and seat 2 open for a person; its code."""
+    page.goto(f"{server.url}/play?lang={language}")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seat1").select_option("open")
+    page.locator("#new-table button[type=submit].primary").click()
+    expect(page.locator("#lobby")).to_be_visible()
+    code = page.locator("#play").get_attribute("data-code")
+    assert code and re.fullmatch(r"[A-Z0-9]{6}", code)
+    return code
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_first_screen_offers_the_four_doors_and_play_is_one_tap(
+    live_server: LiveServer, new_page: NewPage, size: str, language: str
+) -> None:
+    viewport = SIZES[size]
+    page = new_page(viewport, touch=TOUCH[size])
+    page.goto(f"{live_server.url}/?lang={language}")
+    # Every door on the first screen, none behind the new-game form.
+    form = page.locator("#new-game").bounding_box()
+    assert form
+    for label in DOORS[language]:
+        door = page.locator(".door-tile", has_text=label)
+        box = door.bounding_box()
+        assert box, label
+        assert box["y"] + box["height"] <= viewport["height"], f"{label} below the first screen"
+        assert box["y"] < form["y"], f"{label} after the form"
+        assert box["width"] >= MIN_SIZE and box["height"] >= MIN_SIZE
+    join = page.locator("#join-code").bounding_box()
+    assert join and join["y"] < form["y"]
+    # The header links Play, Groups and Rules.
+    header = page.locator(".site-header")
+    for label in HEADER[language]:
+        expect(header.get_by_role("link", name=label, exact=True)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"door-home-{size}-{language}.png"))  # the first screen
+    # One tap: play online.
+    page.locator(".door-tile", has_text=DOORS[language][1]).click()
+    expect(page).to_have_url(re.compile(r"/play$"))
+    expect(page.locator("#quick-game")).to_be_visible()
+    expect(page.locator(".site-header .play-link")).to_have_attribute("aria-current", "page")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_code_typed_in_lower_case_with_a_space_joins_the_table(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, language: str
+) -> None:
+    host = new_page(PHONE_390, touch=True)
+    code = open_lobby(host, live_server, language)
+    friend = new_page(PHONE_390, touch=True)
+    friend.goto(f"{live_server.url}/?lang={language}")
+    friend.locator("#join-code").fill(f"{code[:3].lower()} {code[3:].lower()}")
+    friend.get_by_role("button", name=JOIN[language], exact=True).click()
+    expect(friend).to_have_url(f"{live_server.url}/play/{code}")
+    expect(friend.locator("#join-form")).to_be_visible()
+    friend.locator("#join-name").fill("Ben")
+    friend.locator("#join-form button[type=submit]").click()
+    expect(host.locator("#seat-list")).to_contain_text("Ben")
+    # An unknown code: said in words, the code kept to be fixed, nothing opened.
+    friend.goto(f"{live_server.url}/play?lang={language}")
+    friend.locator("#join-code").fill("zz zz zz")
+    friend.get_by_role("button", name=JOIN[language], exact=True).click()
+    expect(friend.locator("#join-code-error")).to_contain_text("ZZZZZZ")
+    expect(friend.locator("#join-code")).to_have_value("zz zz zz")
+    shoot(friend, f"door-join-unknown-{language}")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_lobbys_qr_code_is_the_join_link_and_seats_a_friend(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, size: str
+) -> None:
+    host = new_page(SIZES[size], touch=TOUCH[size])
+    code = open_lobby(host, live_server)
+    qr = host.locator("#invite-qr")
+    expect(qr).to_be_visible()
+    url = qr.evaluate("img => new URL(img.dataset.url, location.href).href")
+    assert url == f"{live_server.url}/play/{code}"
+    # What the image shows is the QR code of exactly that link.
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    svg = host.evaluate("src => fetch(src).then(r => r.text())", qr.get_attribute("src"))
+    assert svg == qr_svg_document(url)
+    # Large enough to scan from across the table; beside the code.
+    box = qr.bounding_box()
+    assert box and box["width"] >= (280 if size == "phone" else 300)
+    expect(host.locator(".invite-code")).to_contain_text(code)
+    shoot(host, f"door-lobby-{size}")
+    # A friend's camera opens the link: the lobby with a seat to take.
+    friend = new_page(PHONE)
+    friend.goto(url)
+    friend.locator("#join-name").fill("Cleo")
+    friend.locator("#join-form button[type=submit]").click()
+    expect(host.locator("#seat-list")).to_contain_text("Cleo")
+
+
+def test_a_known_game_is_one_tap_from_a_new_game_with_its_players(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE)
+    create_game(page, live_server, ["Anna", "Ben", "Cleo", "Dora", "Emil"], rounds=5)
+    page.wait_for_function("() => localStorage.getItem('ligretto.games')")  # the board remembers it
+    page.goto(live_server.url + "/?lang=en")
+    games = page.locator("#my-games-panel")
+    games_box, form_box = games.bounding_box(), page.locator("#new-game").bounding_box()
+    assert games_box and form_box and games_box["y"] < form_box["y"]  # the games before the form
+    games.get_by_role("button", name=re.compile("^New game, same players")).click()
+    names = page.locator("#names input[name=player]")
+    expect(names).to_have_count(5)
+    assert [names.nth(i).input_value() for i in range(5)] == ["Anna", "Ben", "Cleo", "Dora", "Emil"]
+    expect(page.locator("input[name=mode][value=rounds]")).to_be_checked()
+    expect(page.get_by_role("button", name="Create game").last).to_be_focused()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_start_page_and_the_lobby_pass_axe_and_the_tap_targets(
+    live_server: LiveServer, new_page: NewPage, scheme: str
+) -> None:
+    found: dict[str, str] = {}
+    for language in LANGUAGES:
+        page = new_page(PHONE, color_scheme=scheme)
+        page.goto(f"{live_server.url}/?lang={language}")
+        audit(page, f"start ({language})", found)
+        page.goto(f"{live_server.url}/play/join?code=nope&lang={language}")
+        audit(page, f"join refused ({language})", found)
+        open_lobby(page, live_server, language)
+        audit(page, f"lobby ({language})", found)
+    reports = [f"== {name} ({scheme}) ==\n{report}" for name, report in found.items()]
+    assert not found, "\n\n".join(reports)
