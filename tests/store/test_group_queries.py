@@ -91,3 +91,24 @@ def test_t6_the_season_asked_for() -> None:
     with pytest.raises(GroupError) as error:
         league_season(_group(own), None, date(2026, 1, 1), None, False)
     assert error.value.code is Code.BAD_SEASON
+
+
+def test_a_group_games_history_line_is_read_with_the_groups_results(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    ids = []
+    for middle in ([20, 12], [14, 16], [30, 12]):
+        game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=1)
+        tafel.open_round(game.stored.id, game.edit_token, [0, 3])
+        tafel.complete_round(game.stored.id, game.edit_token, 1, middle)
+        ids.append(game.stored.id)
+    second = groups.queries.family_note(ids[1])
+    assert second is not None and [(w.name, w.nth) for w in second.wins] == [("Anna", 2)]
+    assert second.best is None  # 14 does not beat the first game's 20
+    third = groups.queries.family_note(ids[2])
+    assert third is not None and third.best is not None and third.best.points == 30
+    assert groups.queries.family_note(ids[2]) is third  # kept with the group's results
+    alone = tafel.create_game(["Anna", "Ben"], mode="rounds", rounds=1)
+    assert groups.queries.family_note(alone.stored.id) is None  # in no group

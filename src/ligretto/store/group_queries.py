@@ -29,6 +29,7 @@ from sqlalchemy import Engine
 from ligretto.store import group_repository as sql
 from ligretto.store.database import busy_guard
 from ligretto.store.results import StoredGroup
+from ligretto.tafel.ending import FamilyNote, family_note
 from ligretto.tafel.errors import Code, GroupError
 from ligretto.tafel.group_exchange import group_to_json
 from ligretto.tafel.names import name_key
@@ -185,6 +186,20 @@ class GroupQueries:
         rating, ratings, points = self.computed(group_id, f"member:{member}", compute)
         pairs = [h for h in every.pairs if h.member == member]
         return MemberData(every.group, found, pairs, rating, ratings, points)
+
+    def family_note(self, game_id: str) -> FamilyNote | None:
+        """The group history line of a game (:func:`~ligretto.tafel.ending.family_note`).
+
+        None for a game in no group, or not won. Kept with the group's other results.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            group_id = sql.game_group(conn, game_id)
+            conn.rollback()
+        if group_id is None:
+            return None
+        return self.computed(
+            group_id, f"family:{game_id}", lambda _s, games: family_note(games, game_id)
+        )
 
     def export_json(self, group_id: str) -> dict[str, Any]:
         """The whole group in its exchange format (:mod:`ligretto.tafel.group_exchange`)."""

@@ -9,10 +9,12 @@ gets its token without a secret in its address: :mod:`.game_access`.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from ligretto.store import StoredGame
@@ -26,12 +28,13 @@ from ligretto.web.pages.deps import (
 )
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.game_access import known_token
+from ligretto.web.pages.group_view import group_service
 from ligretto.web.pages.offline import game_state, offline_texts
 from ligretto.web.pages.offline_parts import offline_pieces
 from ligretto.web.pages.rendering import environment, render, request_language
 from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer
 from ligretto.web.pages.text import N_, gettext
-from ligretto.web.pages.view import BoardView, board_view
+from ligretto.web.pages.view import BoardView, board_view, family_line
 from ligretto.web.qr import qr_svg
 
 router = APIRouter()
@@ -115,14 +118,17 @@ def board_page(
     notice_round: int | None = None,
     undo: UndoOffer | None = None,
     undo_error: str | None = None,
+    family: str | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
     """The full page; on a refused entry *entry* carries the typed values and messages.
 
     *undo* offers to take back the write that led here; *undo_error* says why an Undo was refused.
+    *family* is the group history line of a won game (:func:`family_of`).
     """
     context = board_context(request, stored, token, editing=editing)
     context.update(
+        family_line=family,
         entry=entry,
         conflict=conflict,
         notice=notice,
@@ -196,9 +202,22 @@ def fragment(request: Request, stored: StoredGame, token: str | None) -> Respons
     return response
 
 
+async def family_of(request: Request, stored: StoredGame) -> str | None:
+    """The group history line of a won game in a group; read only once the game is won.
+
+    Only the full page shows it: the live board is drawn without the
+    database (:mod:`.board_worker`), and the line of a won game depends on
+    that game and the earlier ones alone.
+    """
+    if not stored.game.winners:
+        return None
+    note = await run_in_threadpool(group_service(request).queries.family_note, stored.id)
+    return family_line(request_language(request), note, datetime.now(UTC).year)
+
+
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def watch_page(request: Request, stored: GameDep) -> HTMLResponse:
-    return board_page(request, stored, None)
+    return board_page(request, stored, None, family=await family_of(request, stored))
 
 
 @router.get("/g/{game_id}/board", response_class=HTMLResponse)
@@ -221,7 +240,14 @@ async def edit_page(request: Request, stored: GameDep, service: Service) -> HTML
         number = None  # the round is gone (removed on another phone)
     offer = await undo_offer(request, service, stored, notice)
     return board_page(
-        request, stored, token, editing=True, notice=notice, notice_round=number, undo=offer
+        request,
+        stored,
+        token,
+        editing=True,
+        notice=notice,
+        notice_round=number,
+        undo=offer,
+        family=await family_of(request, stored),
     )
 
 

@@ -14,7 +14,9 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from ligretto.tafel import Game, Mode, Round
+from ligretto.tafel.ending import FamilyNote, deciding_round
 from ligretto.web.charts import Series, legend_key, running_totals_svg
+from ligretto.web.pages.text import N_, gettext
 
 COMPACT_FROM = 7
 """From this many players the board switches to its compact layout (360 px, T6)."""
@@ -74,6 +76,8 @@ class BoardView:
     complete_rounds: int
     row_storage: bool
     deck: str
+    deciding_round: int | None = None
+    """The round after which the outcome held (:func:`~ligretto.tafel.ending.deciding_round`)."""
 
     @property
     def compact(self) -> bool:
@@ -187,7 +191,49 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
         complete_rounds=game.complete_rounds,
         row_storage=game.row_storage,
         deck=game.deck.value,
+        deciding_round=deciding_round(game),
     )
+
+
+def ordinal(language: str, n: int) -> str:
+    """*n* as an ordinal number: "3rd" in English, "3." in German and Norwegian."""
+    if not language.startswith("en"):
+        return f"{n}."
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def family_line(language: str, note: FamilyNote | None, this_year: int) -> str | None:
+    """One line of the group's history for a won game, or None (no group, nothing to tell).
+
+    Each winner's win of the year (T5: every winner of a shared victory),
+    then the group's best round if the game holds it.
+    """
+    if note is None:
+        return None
+    parts = [
+        gettext(
+            language,
+            N_("%(name)s's %(nth)s win this year")
+            if win.year == this_year
+            else N_("%(name)s's %(nth)s win of %(year)s"),
+            name=win.name,
+            nth=ordinal(language, win.nth),
+            year=win.year,
+        )
+        for win in note.wins
+    ]
+    if note.best is not None:
+        parts.append(
+            gettext(
+                language,
+                N_("Best round ever: %(name)s, %(points)s points in round %(round)s"),
+                name=note.best.name,
+                points=note.best.points,
+                round=note.best.round,
+            )
+        )
+    return " · ".join(parts) or None
 
 
 ROUND_VIEWS_KEPT = 16_384

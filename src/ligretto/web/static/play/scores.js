@@ -47,10 +47,114 @@ export function showCountdown(startAtMs, resume = false) {
 
 const signed = (p) => (p > 0 ? `+${p}` : String(p).replace("-", "−"));
 
+// ---------------------------------------------------------------- the game's end
+// The winner moment (as the Tafel's board shows it): the winner as the
+// heading with the trophy, the final ranking, the round that decided it,
+// Play again first; confetti and the trophy's bounce are the stylesheet's
+// (none with reduced motion). The outcome is the Tafel's (T4/T5, m.winners).
+
+const ranked = (totals) => totals
+  .map((total, seat) => ({ seat, total, rank: 1 + totals.filter((t) => t > total).length }))
+  .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+
+const shown = (n) => String(n).replace("-", "−");
+
+// The first round from which on exactly the winners had the highest total
+// (tafel/ending.py, deciding_round), from the Tafel game's running totals.
+export function decidingRound(rounds, winners) {
+  const want = [...winners].sort().join("\n");
+  let found = null;
+  for (const r of [...rounds].reverse()) {
+    if (!r.totals) continue;
+    const top = Math.max(...Object.values(r.totals));
+    const leaders = Object.keys(r.totals).filter((name) => r.totals[name] === top).sort().join("\n");
+    if (leaders !== want) break;
+    found = r.n;
+  }
+  return found;
+}
+
+async function showDecidingRound(m) {
+  const line = $("deciding-round");
+  line.hidden = true;
+  const id = state.table && state.table.tafel_game;
+  if (!id) return;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const game = await response.json();
+    const number = decidingRound(game.rounds, game.winners);
+    if (number === null || !game.winners.length) return;
+    // The Tafel game's players are the seats in order: the names as this page shows them.
+    const names = game.winners.map((w) => seatName(game.players.indexOf(w)));
+    const values = { number, rounds: game.rounds_count, name: names[0], names: names.join(" & ") };
+    line.textContent = fmt(game.winners.length === 1 ? T.ending.decided : T.ending.decided_shared, values);
+    line.hidden = false;
+  } catch {
+    // Without the board's rounds the moment goes without this line.
+  }
+}
+
+function showCelebration(m) {
+  const box = $("celebration");
+  const winners = m.winners.map((w) => seatName(w));
+  const top = m.winners.length ? m.totals[m.winners[0]] : null;
+  if (!winners.length) {
+    box.hidden = true;
+    return;
+  }
+  const text = winners.length === 1
+    ? fmt(T.ending.wins, { name: winners[0], points: shown(top) })
+    : fmt(T.ending.shared, { names: winners.join(" & "), points: shown(top) });
+  const title = document.createElement("span");
+  title.className = "celebration-title";
+  title.textContent = text;
+  const trophy = $("trophy-icon").content.cloneNode(true);
+  $("scores-title").replaceChildren(trophy, title);
+  $("scores-title").classList.add("winner-line");
+  const items = ranked(m.totals).map(({ seat, total, rank }) => {
+    const li = document.createElement("li");
+    li.className = `seat-${seat % 12}`;
+    if (m.winners.includes(seat)) li.classList.add("winner");
+    if (seat === state.seat) li.classList.add("me");
+    const place = document.createElement("span");
+    place.className = "place";
+    if (m.winners.includes(seat)) place.append($("trophy-icon").content.cloneNode(true));
+    else place.append(`${rank}.`);
+    const hidden = document.createElement("span");
+    hidden.className = "visually-hidden";
+    hidden.textContent = ` ${fmt(T.ending.place, { rank })}`;
+    place.append(hidden);
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.setAttribute("aria-hidden", "true");
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = shown(total);
+    li.append(place, dot, seatName(seat), score);
+    return li;
+  });
+  $("final-ranking").replaceChildren(...items);
+  // Drawn again, so the confetti and the bounce play once more for this end.
+  box.hidden = true;
+  void box.offsetWidth;
+  box.hidden = false;
+  showDecidingRound(m);
+}
+
+function hideCelebration() {
+  $("celebration").hidden = true;
+  $("scores-title").classList.remove("winner-line");
+}
+
+const practice = () => $("play").dataset.practice === "1";
+
 export function showScores(m) {
   if (m.game_over && root.dataset.practice === "1") return showPracticeEnd(m);
   feedback("end");
   $("scores-title").textContent = m.game_over ? T.game_over : fmt(T.round_over, { n: m.round_no });
+  if (m.game_over && !practice()) showCelebration(m);
+  else hideCelebration();
   // The points come from the server (R5), as do the totals.
   const rows = m.points.map((p, i) => {
     const tr = document.createElement("tr");
@@ -74,7 +178,8 @@ export function showScores(m) {
   $("score-rows").replaceChildren(...rows);
   const lines = [];
   lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
-  if (m.game_over && m.winners.length) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
+  // The celebration names the winner already (its heading); a practice round's end says it here.
+  if (m.game_over && m.winners.length && practice()) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
   $("scores-next").textContent = lines.join(" ");
   clearInterval(scoresTimer);
   if (m.next_round_at) {

@@ -17,6 +17,8 @@ function drawBoard({ local, unsent }) {
   drawEntry(local, derived);
   // "Round 3 saved." of the page as it was served no longer tells the state.
   document.querySelectorAll(".message.ok.notice").forEach((notice) => { notice.hidden = true; });
+  // The winner moment (_board_end.html) is the server's alone: the next served board brings it back.
+  document.getElementById("board-end")?.replaceChildren();
 }
 
 export async function redraw() {
