@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 # axe-playwright-python ships neither type hints nor a py.typed marker.
@@ -177,15 +178,38 @@ def test_a_known_game_is_one_tap_from_a_new_game_with_its_players(
 ) -> None:
     page = new_page(PHONE)
     create_game(page, live_server, ["Anna", "Ben", "Cleo", "Dora", "Emil"], rounds=5)
+    first = page.url
     page.wait_for_function("() => localStorage.getItem('ligretto.games')")  # the board remembers it
     page.goto(live_server.url + "/?lang=en")
     games = page.locator("#my-games-panel")
     games_box, form_box = games.bounding_box(), page.locator("#new-game").bounding_box()
     assert games_box and form_box and games_box["y"] < form_box["y"]  # the games before the form
     games.get_by_role("button", name=re.compile("^New game, same players")).click()
+    # One tap: a new game's board, with the same players in their seats and
+    # the same way of ending, and no round yet.
+    page.wait_for_url(re.compile(r"/g/[^/]+/edit"))
+    assert page.url.split("#")[0] != first.split("#")[0]
+    game_id = page.url.split("/g/")[1].split("/")[0]
+    game = httpx.get(f"{live_server.url}/api/games/{game_id}").json()
+    assert game["players"] == ["Anna", "Ben", "Cleo", "Dora", "Emil"]
+    assert (game["mode"], game["agreed_rounds"], game["rounds_count"]) == ("rounds", 5, 0)
+
+
+def test_without_the_server_the_known_game_fills_the_form_instead(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    # The service worker would answer from its cache past the blocked route.
+    page = new_page(PHONE, service_workers="block")
+    create_game(page, live_server, ["Anna", "Ben", "Cleo"], rounds=5)
+    page.wait_for_function("() => localStorage.getItem('ligretto.games')")
+    page.goto(live_server.url + "/?lang=en")
+    page.route("**/api/games/*", lambda route: route.abort())
+    page.locator("#my-games-panel").get_by_role(
+        "button", name=re.compile("^New game, same players")
+    ).click()
     names = page.locator("#names input[name=player]")
-    expect(names).to_have_count(5)
-    assert [names.nth(i).input_value() for i in range(5)] == ["Anna", "Ben", "Cleo", "Dora", "Emil"]
+    expect(names).to_have_count(3)
+    assert [names.nth(i).input_value() for i in range(3)] == ["Anna", "Ben", "Cleo"]
     expect(page.locator("input[name=mode][value=rounds]")).to_be_checked()
     expect(page.get_by_role("button", name="Create game").last).to_be_focused()
 

@@ -148,7 +148,7 @@ function showGames() {
     const again = item.querySelector(".game-again");
     if ((game.players || []).length >= 2) {
       again.setAttribute("aria-label", `${again.textContent}: ${(game.players || []).join(", ")}`);
-      again.addEventListener("click", () => newGameWith(game));
+      again.addEventListener("click", () => againWith(game, again));
     } else {
       again.remove();
     }
@@ -160,14 +160,61 @@ function showGames() {
   }
 }
 showGames();
-// "New game, same players": the form filled with the game's names in their
-// seats and its way of ending; one more tap on "Create game" starts it.
+// "New game, same players" in one tap: the game's players in their seats and
+// its way of ending, read from the server (target, rounds, deck, row
+// storage), posted as the board's own "New game, same players" form does.
+// Without an answer (offline, a game gone) the form is filled instead, and
+// one more tap on "Create game" starts it.
+async function againWith(game, button) {
+  button.disabled = true;
+  let info = null;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(game.id)}`, { cache: "no-store" });
+    if (response.ok) info = await response.json();
+  } catch { /* offline: fill the form below */ }
+  button.disabled = false;
+  if (!info || !Array.isArray(info.players) || info.players.length < 2) {
+    newGameWith(game);
+    return;
+  }
+  const post = document.createElement("form");
+  post.method = "post";
+  post.action = "/";
+  post.hidden = true;
+  const field = (name, value) => {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = String(value);
+    post.append(input);
+  };
+  field("action", "create");
+  for (const name of info.players) field("player", name);
+  field("mode", info.mode);
+  if (info.mode === "target") {
+    field("target", "other");
+    field("target_other", info.target);
+  } else {
+    field("rounds", info.agreed_rounds);
+  }
+  if (info.deck === "cards") field("deck", "cards");
+  if (info.row_storage) field("row_storage", "1");
+  document.body.append(post);
+  post.submit();
+}
+
+// The form filled with the game's names in their seats and its way of
+// ending (when the server cannot be asked).
 function newGameWith(game) {
   if (!form || !list) return;
   const names = game.players || [];
   if (deckCards) deckCards.checked = names.length > Number(list.dataset.maxLigretto);
   renumber();
   while (list.querySelectorAll(".name-row").length < names.length && addRow(null));
+  // Rows beyond the game's players go (never below the minimum of seats).
+  const rows = [...list.querySelectorAll(".name-row")];
+  for (const row of rows.slice(Math.max(names.length, Number(list.dataset.minPlayers) || 2))) row.remove();
+  renumber();
   list.querySelectorAll(".name-row input").forEach((input, index) => {
     input.value = names[index] || "";
   });
