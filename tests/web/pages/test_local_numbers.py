@@ -86,3 +86,23 @@ def test_the_number_words() -> None:
     assert number("en", None) == "\u2013"
     assert percent("de", 0.76) == "76\xa0%"
     assert percent("en", 0.76) == "76%"
+
+
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [("de", "Mitglied;Beendete Partien;"), ("nb", "Medlem;"), ("en", "Member;")],
+)
+def test_the_regional_statistics_csv_speaks_the_page_language(
+    client: TestClient, group: str, language: str, first: str
+) -> None:
+    page = client.get(f"/groups/{group}?lang={language}").text
+    link = re.search(r'href="(/api/groups/[^"]+/stats\.csv\?style=regional[^"]*)"', page)
+    assert link and f"lang={language}" in link[1]
+    text = client.get(link[1].replace("&amp;", "&")).content.decode("utf-8-sig")
+    header, *rows = text.splitlines()
+    assert header.startswith(first) and "points_per_round" not in header
+    body = "\n".join(rows)
+    assert not DECIMAL_POINT.search(body) and DECIMAL_COMMA.search(body)
+    # The plain export stays for programs: commas, points and English names.
+    plain = client.get(f"/api/groups/{group}/stats.csv").content.decode("utf-8-sig")
+    assert plain.startswith("member,games,") and DECIMAL_POINT.search(plain)

@@ -158,7 +158,8 @@ def group_context(
         "members": [MemberLine(m, member_url(stored.id, m, editing)) for m in stored.members],
         "export_json": f"/api/groups/{stored.id}/export.json",
         "export_csv": f"/api/groups/{stored.id}/stats.csv",
-        "export_csv_de": f"/api/groups/{stored.id}/stats.csv?style=de",
+        "export_csv_regional": f"/api/groups/{stored.id}/stats.csv?"
+        + urlencode({"style": "regional", "lang": request_language(request)}),
     }
 
 
