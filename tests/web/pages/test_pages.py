@@ -556,21 +556,26 @@ def test_new_game_same_players_keeps_names_seating_and_rules(client: TestClient)
     assert fresh.index("Cleo") < fresh.index("Anna") < fresh.index("Ben")
 
 
-def test_the_csv_export_for_german_spreadsheets(client: TestClient) -> None:
+def test_the_csv_export_for_spreadsheets_with_decimal_commas(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben"])
     stacks(client, edit, {1: "2"}, stop=0)
     middle(client, edit, 1, {0: "12", 1: "9"})
-    page = client.get(edit).text
-    link = re.search(r'href="(/api/games/[^"]+/export\.csv\?style=de)"', page)
+    page = client.get(f"{edit}?lang=de").text
+    assert "CSV mit Semikolons und Dezimalkomma (;)" in page
+    link = re.search(r'href="(/api/games/[^"]+/export\.csv\?style=regional&amp;lang=de)"', page)
     assert link
     german = client.get(link.group(1).replace("&amp;", "&"))
     assert german.status_code == 200
     assert "-de.csv" in german.headers["content-disposition"]
     lines = german.content.decode("utf-8-sig").splitlines()
-    assert lines[0].startswith("round;caller;Anna stack;")
+    assert lines[0].startswith("Runde;Ligretto Stop gerufen von;Anna Stapel;Anna Mitte;")
     assert lines[1] == "1;Anna;0;12;12;12;2;9;5;5"
     plain = client.get(link.group(1).split("?")[0]).content.decode("utf-8-sig")
+    assert plain.splitlines()[0].startswith("round,caller,Anna stack,")
     assert plain.splitlines()[1] == "1,Anna,0,12,12,12,2,9,5,5"
+    # The old address keeps working, in German.
+    old = client.get(link.group(1).split("?")[0] + "?style=de").content.decode("utf-8-sig")
+    assert old.splitlines()[0].startswith("Runde;")
 
 
 # --- Undo (T6): a short-lived Undo after a save or removal, without JavaScript ---

@@ -77,7 +77,7 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
         "text": (
             "5 kort når dere er 2, 4 når dere er 3, og 3 når dere er 4 eller flere",
             "<strong>tre kort</strong>",
-            "På nett skjer Ligretto Stop av seg selv",
+            "På nett skjer Ligretto Stopp av seg selv",
             "14 − 2 × 3 = <strong>8 poeng</strong>",
             "99 poeng",
             "<strong>Avslutt</strong> og så <strong>Tell opp</strong>",

@@ -20,7 +20,9 @@ from ligretto.store.results import StoredGroup
 from ligretto.tafel.group_exchange import season_to_json
 from ligretto.tafel.ratings import League, Rating
 from ligretto.tafel.stats import HeadToHead, HistoryItem, MemberStats, RoundRef
+from ligretto.web.api.exports import N_
 from ligretto.web.deps import absolute, group_watch_path, watch_path
+from ligretto.web.i18n import translations
 
 
 def group_out(request: Request, stored: StoredGroup) -> dict[str, Any]:
@@ -159,6 +161,33 @@ STATS_COLUMNS = (
     "worst_round",
     "longest_streak",
 )
+
+
+STATS_WORDS = {
+    "member": N_("Member"),
+    "games": N_("Games finished"),
+    "wins": N_("Wins"),
+    "shared_wins": N_("Shared wins"),
+    "win_rate": N_("Win rate"),
+    "rounds": N_("Rounds"),
+    "points": N_("Points"),
+    "points_per_round": N_("Points per round"),
+    "points_per_round_low": N_("Points per round, lower bound"),
+    "points_per_round_high": N_("Points per round, upper bound"),
+    "stops": N_("Ligretto Stop called"),
+    "stop_rate": N_("Share of rounds with Ligretto Stop called"),
+    "stack_cards_per_round": N_("Stack cards left per round"),
+    "best_round": N_("Best round"),
+    "worst_round": N_("Worst round"),
+    "longest_streak": N_("Longest winning streak"),
+}
+"""The statistics export's columns in words, for the regional CSV's header row."""
+
+
+def stats_header(language: str) -> list[str]:
+    """The regional statistics export's header row in *language*."""
+    words = translations(language)
+    return [words.gettext(STATS_WORDS[column]) for column in STATS_COLUMNS]
 
 
 def stats_csv(stats: list[MemberStats]) -> str:

@@ -32,7 +32,7 @@ from ligretto.tafel.group_exchange import season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.stats import select_history
 from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
-from ligretto.web.api.exports import spreadsheet_de
+from ligretto.web.api.exports import LANG_QUERY, STYLE_QUERY, export_language, spreadsheet
 from ligretto.web.api.games import parse_import
 from ligretto.web.api.group_answers import (
     group_out,
@@ -42,6 +42,7 @@ from ligretto.web.api.group_answers import (
     member_out,
     member_stats_out,
     stats_csv,
+    stats_header,
 )
 from ligretto.web.api.group_schemas import (
     GROUP_ERRORS,
@@ -334,15 +335,15 @@ def export_group(group_id: str, service: Groups, response: Response) -> dict[str
 def export_stats_csv(
     group_id: str,
     service: Groups,
-    style: Annotated[
-        Literal["rfc", "de"],
-        Query(description="`rfc`: commas (RFC 4180); `de`: semicolons and decimal commas"),
-    ] = "rfc",
+    request: Request,
+    style: Annotated[Literal["rfc", "regional", "de"], STYLE_QUERY] = "rfc",
+    lang: Annotated[str | None, LANG_QUERY] = None,
 ) -> Response:
     """Every member's statistics, one line each."""
     text, suffix = stats_csv(service.queries.stats(group_id).members), ""
-    if style == "de":
-        text, suffix = spreadsheet_de(text), "-de"
+    if style != "rfc":
+        language = export_language(request, style, lang)
+        text, suffix = spreadsheet(text, stats_header(language)), f"-{language}"
     return Response(
         content=text.encode("utf-8-sig"),
         media_type="text/csv; charset=utf-8",

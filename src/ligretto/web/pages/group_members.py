@@ -69,8 +69,8 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
                 language,
                 N_("After %(games)s games: %(mu)s, uncertain by ± %(spread)s."),
                 games=len(timeline) - 1,
-                mu=number(timeline[-1].mu),
-                spread=number(3 * timeline[-1].sigma),
+                mu=number(language, timeline[-1].mu),
+                spread=number(language, 3 * timeline[-1].sigma),
             ),
             x_label=gettext(language, N_("games")),
         )
@@ -120,30 +120,31 @@ def _member_numbers(language: str, s: MemberStats, rating: Rating | None) -> lis
     interval = (
         "–"
         if s.points_low is None or s.points_high is None
-        else f"{number(s.points_low)} … {number(s.points_high)} (95 %)"
+        else f"{number(language, s.points_low)} … {number(language, s.points_high)} "
+        f"({percent(language, 0.95)})"
     )
     rows = [
         (N_("Games finished"), str(s.games)),
         (N_("Wins"), str(s.wins)),
         (N_("of them shared"), str(s.shared_wins)),
-        (N_("Win rate"), percent(s.win_rate)),
+        (N_("Win rate"), percent(language, s.win_rate)),
         (N_("Longest winning streak"), str(s.longest_streak)),
         (N_("Rounds"), str(s.rounds)),
-        (N_("Points per round"), number(s.points_per_round)),
+        (N_("Points per round"), number(language, s.points_per_round)),
         (N_("Confidence interval"), interval),
-        (N_("Ligretto Stop called"), f"{s.stops} ({percent(s.stop_rate)})"),
-        (N_("Stack cards left per round"), number(s.stack_cards_per_round)),
-        (N_("Rating"), _rating_text(rating)),
+        (N_("Ligretto Stop called"), f"{s.stops} ({percent(language, s.stop_rate)})"),
+        (N_("Stack cards left per round"), number(language, s.stack_cards_per_round)),
+        (N_("Rating"), _rating_text(language, rating)),
     ]
     return [(gettext(language, label), value) for label, value in rows]
 
 
-def _rating_text(rating: Rating | None) -> str:
+def _rating_text(language: str, rating: Rating | None) -> str:
     """``12.3 (25.4 ± 13.1)``: the conservative rating, then the belief and its spread."""
     if rating is None:
         return "–"
-    spread = number(3 * rating.sigma)
-    return f"{number(rating.conservative)} ({number(rating.mu)} ± {spread})"
+    spread = number(language, 3 * rating.sigma)
+    return f"{number(language, rating.conservative)} ({number(language, rating.mu)} ± {spread})"
 
 
 @router.get("/groups/{group_id}/members/{name}", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from babel.dates import format_date
+from babel.numbers import format_decimal, format_percent
 from fastapi import Request
 from fastapi.responses import Response
 from markupsafe import Markup
@@ -77,17 +78,25 @@ def date_text(language: str, moment: datetime) -> str:
     return format_date(moment, "medium", locale=language)
 
 
-def number(value: float | None, digits: int = 1) -> str:
-    """*value* with *digits* decimals and a true minus sign; a dash for none."""
+LOCALES = {"de": "de_DE", "en": "en_GB", "nb": "nb_NO"}
+"""The region whose way of writing numbers each language's pages use."""
+
+
+def number(language: str, value: float | None, digits: int = 1) -> str:
+    """*value* with *digits* decimals as *language* writes them (``7,6`` in de and nb),
+    a true minus sign and no grouping; a dash for none."""
     if value is None:
-        return "–"
-    text = f"{abs(value):.{digits}f}"
-    return f"\u2212{text}" if value < 0 and float(text) != 0 else text
+        return "\u2013"
+    pattern = "0." + "0" * digits if digits else "0"
+    text = format_decimal(abs(value), pattern, locale=LOCALES.get(language, "en_GB"))
+    return f"\u2212{text}" if value < 0 and round(abs(value), digits) != 0 else text
 
 
-def percent(value: float | None) -> str:
-    """A share as whole percent; a dash for none."""
-    return "–" if value is None else f"{round(100 * value)} %"
+def percent(language: str, value: float | None) -> str:
+    """A share as whole percent as *language* writes it (``76 %`` in de); a dash for none."""
+    if value is None:
+        return "\u2013"
+    return format_percent(value, locale=LOCALES.get(language, "en_GB"))
 
 
 def member_url(group_id: str, name: str, editing: bool) -> str:
@@ -110,7 +119,9 @@ def league_chart(language: str, table: League) -> Markup | None:
         for name in names:
             values[name].append(round(current[name]))
     series = [Series(name, tuple(values[name])) for name in names]
-    description = ", ".join(f"{row.name} {number(row.rating.conservative)}" for row in table.rows)
+    description = ", ".join(
+        f"{row.name} {number(language, row.rating.conservative)}" for row in table.rows
+    )
     return running_totals_svg(
         series,
         title=gettext(language, N_("Rating after each game")),
@@ -147,7 +158,8 @@ def group_context(
         "members": [MemberLine(m, member_url(stored.id, m, editing)) for m in stored.members],
         "export_json": f"/api/groups/{stored.id}/export.json",
         "export_csv": f"/api/groups/{stored.id}/stats.csv",
-        "export_csv_de": f"/api/groups/{stored.id}/stats.csv?style=de",
+        "export_csv_regional": f"/api/groups/{stored.id}/stats.csv?"
+        + urlencode({"style": "regional", "lang": request_language(request)}),
     }
 
 
@@ -213,13 +225,13 @@ async def group_page(
                     "rank": row.rank,
                     "name": row.name,
                     "url": member_url(stored.id, row.name, editing),
-                    "rating": number(row.rating.conservative),
-                    "mu": number(row.rating.mu),
-                    "spread": number(3 * row.rating.sigma),
+                    "rating": number(language, row.rating.conservative),
+                    "mu": number(language, row.rating.mu),
+                    "spread": number(language, 3 * row.rating.sigma),
                     "games": row.games,
                     "wins": row.wins,
                     "shared": row.shared_wins,
-                    "ppr": number(row.points_per_round),
+                    "ppr": number(language, row.points_per_round),
                 }
                 for row in table.rows
             ],
