@@ -162,3 +162,14 @@ def test_the_proxy_groups_addresses_as_the_processes_do_by_default() -> None:
         f"http-request set-var(txn.client) src,ipmask({defaults.ipv4_prefix},"
         f"{defaults.ipv6_prefix})" in TEXT
     )
+
+
+def test_the_proxy_limits_turn_off_as_the_processes_do() -> None:
+    """``LIGRETTO_RATE_LIMITS=0`` in HAProxy's environment, for trials."""
+    block = re.search(
+        r'^\.if !streq\("\$LIGRETTO_RATE_LIMITS",0\)\n(.*?)^\.endif$', TEXT, re.M | re.S
+    )
+    assert block is not None
+    outside = TEXT.replace(block.group(0), "")
+    assert "txn.rate" not in outside and "txn.limited" not in outside
+    assert "txn.client" not in outside and "status 429" not in outside

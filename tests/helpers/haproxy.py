@@ -8,6 +8,7 @@ that need it skip.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -55,20 +56,35 @@ def render_config(listen_port: int, servers: Sequence[int], bind_options: str = 
 class HAProxy:
     """``haproxy -db -f <rendered config>`` in the foreground; :meth:`stop` ends it."""
 
-    def __init__(self, directory: Path, servers: Sequence[int], bind_options: str = "") -> None:
+    def __init__(
+        self,
+        directory: Path,
+        servers: Sequence[int],
+        bind_options: str = "",
+        rate_limits: bool = True,
+    ) -> None:
         self.binary = haproxy_binary()
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.config = directory / "haproxy.cfg"
         self.config.write_text(render_config(self.port, servers, bind_options))
         self.log_path = directory / "haproxy.log"
+        # The proxy's rate limits follow LIGRETTO_RATE_LIMITS as the processes'
+        # do; set here, since the test suite turns the processes' off by default.
+        self.env = os.environ | {"LIGRETTO_RATE_LIMITS": "1" if rate_limits else "0"}
         self.process = ChildProcess(
-            [self.binary, "-db", "-f", str(self.config)], log=self.log_path, name="haproxy"
+            [self.binary, "-db", "-f", str(self.config)],
+            log=self.log_path,
+            name="haproxy",
+            env=self.env,
         )
 
     def start(self, timeout: float = 15.0) -> str:
         checked = subprocess.run(
-            [self.binary, "-c", "-q", "-f", str(self.config)], capture_output=True, check=False
+            [self.binary, "-c", "-q", "-f", str(self.config)],
+            capture_output=True,
+            check=False,
+            env=self.env,
         )
         assert checked.returncode == 0, checked.stderr.decode(errors="replace")
         self.process.start(listening(self.port), timeout)
