@@ -1,11 +1,13 @@
 """Several ``ligretto serve`` processes on one PostgreSQL database behind the shipped
 HAProxy configuration (issue 14): live Tafel updates cross processes, every request
-of one table code reaches one process, rate limits see the real client, and a
-process's change listener survives losing its connection."""
+of one table code reaches one process, rate limits see the real client and hold
+for the whole deployment, and a process's change listener survives losing its
+connection."""
 
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,12 +16,14 @@ from typing import Any
 
 import httpx
 import pytest
+from limits import parse
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from helpers.haproxy import HAProxy
 from ligretto.serve_process import ServeProcess, environment_without_database_url
+from ligretto.web.ratelimit import RateLimits
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 postgres_only = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -237,6 +241,88 @@ def test_rate_limits_count_the_client_behind_the_proxy_and_nobody_can_claim_anot
     direct_base = stack.a.base if owner == "proc-a" else stack.b.base
     with client(direct_base, source="127.0.0.5") as direct:
         assert direct.get(lookup, headers={"X-Forwarded-For": "127.0.0.3"}).status_code == 404
+
+
+# The proxy's limits are the processes' defaults (tests/deploy/test_haproxy_config.py).
+TABLES_PER_MINUTE = parse(RateLimits().create_table).amount
+GAMES_PER_MINUTE = parse(RateLimits().create_game).amount
+TABLE = {"seats": 2, "name": "Anna"}
+
+
+@postgres_only
+def test_opening_tables_is_limited_for_the_whole_deployment_not_per_process(
+    stack: Stack,
+) -> None:
+    # The processes here allow 1,000 a minute each: what refuses is the proxy.
+    with client(stack.proxy.url, source="127.0.0.7") as first:
+        opened = [first.post("/api/tables", json=TABLE) for _ in range(TABLES_PER_MINUTE)]
+        assert [a.status_code for a in opened] == [201] * TABLES_PER_MINUTE
+        by_process = [a.headers["x-ligretto-process"] for a in opened]
+        # Round robin: each process saw about half, well under a process's limit.
+        assert by_process.count("proc-a") < TABLES_PER_MINUTE
+        assert by_process.count("proc-b") < TABLES_PER_MINUTE
+        refused = first.post("/api/tables", json=TABLE)
+        assert refused.status_code == 429
+        assert refused.json() == {
+            "detail": "Too many requests from this address; try again in 60 s. "
+            "Nothing was changed.",
+            "code": "rate_limited",
+        }
+        assert refused.headers["retry-after"] == "60"
+        assert "x-ligretto-process" not in refused.headers  # no process was asked
+        # The pages' forms share the limit and get a page (in the three languages).
+        page = first.post("/play/quick", data={"name": "Anna"}, follow_redirects=False)
+        assert page.status_code == 429
+        assert page.headers["content-type"].startswith("text/html")
+        assert "Too many requests" in page.text and "Zu viele Anfragen" in page.text
+        # Naming somebody else does not help: the proxy counts the address it sees.
+        spoofed = first.post("/api/tables", json=TABLE, headers={"X-Forwarded-For": "127.0.0.8"})
+        assert spoofed.status_code == 429
+    with client(stack.proxy.url, source="127.0.0.8") as second:
+        assert second.post("/api/tables", json=TABLE).status_code == 201
+
+
+def _request_from(port: int, source: str, path: str, body: dict[str, Any]) -> tuple[int, str, str]:
+    """POST ``body`` as JSON through a proxy that takes the client's address from
+    the PROXY protocol header: as if it came from ``source``. The status, the
+    headers (lower-cased) and the body."""
+    payload = json.dumps(body).encode()
+    head = (
+        f"PROXY TCP6 {source} ::1 50000 {port}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
+        sock.sendall(head + payload)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.decode("latin-1").partition("\r\n")
+    headers, _, text = rest.partition("\r\n\r\n")
+    return int(status_line.split()[1]), headers.lower(), text
+
+
+@postgres_only
+def test_the_proxy_counts_an_ipv6_client_by_its_64(stack: Stack, tmp_path: Path) -> None:
+    """The shipped configuration, told the client's address by the PROXY
+    protocol (the only change), since the loopback has one IPv6 address."""
+    proxy = HAProxy(tmp_path, [stack.a.port, stack.b.port], bind_options="accept-proxy")
+    proxy.start()
+    try:
+        game = {"players": PLAYERS, "target": 500}
+        statuses = [
+            _request_from(proxy.port, f"2001:db8:1:2::{n:x}", "/api/games", game)[0]
+            for n in range(1, GAMES_PER_MINUTE + 1)
+        ]
+        assert statuses == [201] * GAMES_PER_MINUTE  # each from another address
+        status, headers, body = _request_from(
+            proxy.port, "2001:db8:1:2:ffff::1", "/api/games", game
+        )
+        assert (status, json.loads(body)["code"]) == (429, "rate_limited")
+        assert "x-ligretto-process" not in headers  # refused by the proxy
+        assert _request_from(proxy.port, "2001:db8:1:3::1", "/api/games", game)[0] == 201
+    finally:
+        proxy.stop()
 
 
 @postgres_only

@@ -8,6 +8,7 @@ that need it skip.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -31,13 +32,13 @@ def haproxy_binary() -> str:
     return found
 
 
-def render_config(listen_port: int, servers: Sequence[int]) -> str:
+def render_config(listen_port: int, servers: Sequence[int], bind_options: str = "") -> str:
     """The shipped configuration listening on ``listen_port``, one server per port
-    (and its local peer on a free port)."""
+    (and its local peer on a free port); ``bind_options`` are added to the
+    ``bind`` line (``accept-proxy`` lets a test name the client's address)."""
     text = CONFIG.read_text()
-    text, binds = re.subn(
-        r"^    bind 127\.0\.0\.1:\d+$", f"    bind 127.0.0.1:{listen_port}", text, flags=re.M
-    )
+    bind = f"    bind 127.0.0.1:{listen_port} {bind_options}".rstrip()
+    text, binds = re.subn(r"^    bind 127\.0\.0\.1:\d+$", bind, text, flags=re.M)
     assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:PORT` line"
     text, peers = re.subn(
         r"^    peer proxy1 127\.0\.0\.1:\d+$",
@@ -55,20 +56,35 @@ def render_config(listen_port: int, servers: Sequence[int]) -> str:
 class HAProxy:
     """``haproxy -db -f <rendered config>`` in the foreground; :meth:`stop` ends it."""
 
-    def __init__(self, directory: Path, servers: Sequence[int]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        servers: Sequence[int],
+        bind_options: str = "",
+        rate_limits: bool = True,
+    ) -> None:
         self.binary = haproxy_binary()
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.config = directory / "haproxy.cfg"
-        self.config.write_text(render_config(self.port, servers))
+        self.config.write_text(render_config(self.port, servers, bind_options))
         self.log_path = directory / "haproxy.log"
+        # The proxy's rate limits follow LIGRETTO_RATE_LIMITS as the processes'
+        # do; set here, since the test suite turns the processes' off by default.
+        self.env = os.environ | {"LIGRETTO_RATE_LIMITS": "1" if rate_limits else "0"}
         self.process = ChildProcess(
-            [self.binary, "-db", "-f", str(self.config)], log=self.log_path, name="haproxy"
+            [self.binary, "-db", "-f", str(self.config)],
+            log=self.log_path,
+            name="haproxy",
+            env=self.env,
         )
 
     def start(self, timeout: float = 15.0) -> str:
         checked = subprocess.run(
-            [self.binary, "-c", "-q", "-f", str(self.config)], capture_output=True, check=False
+            [self.binary, "-c", "-q", "-f", str(self.config)],
+            capture_output=True,
+            check=False,
+            env=self.env,
         )
         assert checked.returncode == 0, checked.stderr.decode(errors="replace")
         self.process.start(listening(self.port), timeout)

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from ligretto.web.app import create_app
+from ligretto.web.ratelimit import RateLimits
 from ligretto.web.settings import Settings
 
 PLAYERS = {"players": ["Anna", "Ben"], "mode": "target", "target": 99}
@@ -89,3 +91,83 @@ def test_a_trusted_proxy_names_the_client_and_an_untrusted_one_does_not(tmp_path
         assert direct.post("/api/games", json=PLAYERS).status_code == 201
         spoofed = direct.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "192.0.2.3"})
         assert spoofed.status_code == 429
+
+
+def _create_from(app_client: TestClient, address: str) -> int:
+    """Create a game as the client at ``address`` (the ASGI peer); the status."""
+    other = TestClient(app_client.app, client=(address, 40000))
+    status: int = other.post("/api/games", json=PLAYERS).status_code
+    return status
+
+
+def test_ipv6_clients_count_by_their_64_and_ipv4_clients_by_their_address(
+    tmp_path: Path,
+) -> None:
+    with make_client(tmp_path, rate_create_game="1/minute") as client:
+        assert _create_from(client, "2001:db8:1:2::1") == 201
+        # Another address of the same /64 is the same household or phone.
+        assert _create_from(client, "2001:db8:1:2:ffff:ffff:ffff:fffe") == 429
+        assert _create_from(client, "2001:db8:1:3::1") == 201  # the next /64
+        assert _create_from(client, "192.0.2.1") == 201
+        assert _create_from(client, "192.0.2.2") == 201  # IPv4: each address its own
+        # An IPv4 address written as IPv6 by a dual-stack socket is that address.
+        assert _create_from(client, "::ffff:192.0.2.1") == 429
+
+
+@pytest.mark.parametrize(
+    ("prefix", "second", "expected"),
+    [
+        (48, "2001:db8:1:ff::1", 429),  # one /48: one client
+        (64, "2001:db8:1:ff::1", 201),
+        (128, "2001:db8:1:2::2", 201),  # every address its own
+    ],
+)
+def test_the_ipv6_prefix_is_configurable(
+    tmp_path: Path, prefix: int, second: str, expected: int
+) -> None:
+    with make_client(
+        tmp_path, rate_create_game="1/minute", rate_limit_ipv6_prefix=prefix
+    ) as client:
+        assert _create_from(client, "2001:db8:1:2::1") == 201
+        assert _create_from(client, second) == expected
+
+
+def test_the_ipv4_prefix_is_configurable(tmp_path: Path) -> None:
+    with make_client(tmp_path, rate_create_game="1/minute", rate_limit_ipv4_prefix=24) as client:
+        assert _create_from(client, "192.0.2.1") == 201
+        assert _create_from(client, "192.0.2.200") == 429
+        assert _create_from(client, "192.0.3.1") == 201
+
+
+def test_ipv6_clients_behind_a_trusted_proxy_count_by_their_64(tmp_path: Path) -> None:
+    with make_client(
+        tmp_path,
+        rate_create_game="1/minute",
+        trusted_proxies=["127.0.0.1"],
+        client=("127.0.0.1", 41000),
+    ) as client:
+
+        def create(forwarded: str) -> int:
+            headers = {"X-Forwarded-For": forwarded}
+            status: int = client.post("/api/games", json=PLAYERS, headers=headers).status_code
+            return status
+
+        assert create("2001:db8:5:6::10") == 201
+        assert create("2001:db8:5:6:abcd::99") == 429
+        assert create("2001:db8:5:7::10") == 201
+
+
+def test_the_prefixes_are_read_from_the_environment_and_checked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LIGRETTO_RATE_LIMIT_IPV6_PREFIX", "56")
+    monkeypatch.setenv("LIGRETTO_RATE_LIMIT_IPV4_PREFIX", "24")
+    limits = Settings(data_dir=tmp_path).rate_limit_settings()
+    assert (limits.ipv4_prefix, limits.ipv6_prefix) == (24, 56)
+    for name, value in (("ipv6", "129"), ("ipv4", "33"), ("ipv6", "-1")):
+        monkeypatch.setenv(f"LIGRETTO_RATE_LIMIT_{name.upper()}_PREFIX", value)
+        with pytest.raises(ValidationError, match=f"rate_limit_{name}_prefix"):
+            Settings(data_dir=tmp_path)
+        monkeypatch.delenv(f"LIGRETTO_RATE_LIMIT_{name.upper()}_PREFIX")
+    with pytest.raises(ValueError, match="ipv6_prefix must be between 0 and 128"):
+        RateLimits(ipv6_prefix=129)

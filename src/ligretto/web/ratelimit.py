@@ -12,6 +12,11 @@ The client address is the peer's address. Behind a reverse proxy every
 request comes from the proxy, so the address is taken from the
 ``X-Forwarded-For`` header, but only when the peer is one of the
 configured trusted proxies (otherwise anyone could claim any address).
+
+A client is counted by its network, not its full address: an IPv6 client
+is usually handed a whole /64 (2^64 addresses it may use at will), so
+counting per address would give it unlimited buckets. IPv6 addresses count
+by their /64 and IPv4 addresses by themselves (/32), both configurable.
 """
 
 from __future__ import annotations
@@ -86,6 +91,14 @@ class RateLimits:
     table_lookup: str = "60/minute"
     trusted_proxies: tuple[str, ...] = ()
     enabled: bool = True
+    ipv4_prefix: int = 32
+    ipv6_prefix: int = 64
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ipv4_prefix <= 32:
+            raise ValueError(f"ipv4_prefix must be between 0 and 32, not {self.ipv4_prefix}")
+        if not 0 <= self.ipv6_prefix <= 128:
+            raise ValueError(f"ipv6_prefix must be between 0 and 128, not {self.ipv6_prefix}")
 
 
 class RateLimit:
@@ -136,13 +149,32 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         item = self.items[rule.name]
-        client = self.client(scope)
+        limits = self.settings
+        client = client_key(self.client(scope), limits.ipv4_prefix, limits.ipv6_prefix)
         if self.limiter.hit(item, rule.name, client):
             await self.app(scope, receive, send)
             return
         reset = self.limiter.get_window_stats(item, rule.name, client).reset_time
         retry_after = max(1, math.ceil(reset - time.time()))
         await _refuse(scope, send, retry_after)
+
+
+def client_key(address: str, ipv4_prefix: int, ipv6_prefix: int) -> str:
+    """The bucket a client address counts in: its network of the given prefix.
+
+    An IPv4 address written as IPv6 (``::ffff:192.0.2.1``, from a dual-stack
+    socket) counts as the IPv4 address it is; anything that is not an IP
+    address (a Unix socket, a test client's name) counts as itself.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        # A zone (``fe80::1%eth0``) names the link, not the client.
+        ip = ip.ipv4_mapped or ipaddress.IPv6Address(ip.packed)
+    prefix = ipv4_prefix if ip.version == 4 else ipv6_prefix
+    return str(ipaddress.ip_network((ip, prefix), strict=False))
 
 
 def _in(address: str, networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:

@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     """Imports one client address may send (``POST /api/games/import``)."""
     rate_table_lookup: str = "60/minute"
     """Table pages, lookups, seat links and WebSocket connects per client address."""
+    rate_limit_ipv4_prefix: int = Field(32, ge=0, le=32)
+    """IPv4 clients are counted by this network: 32 counts each address on its own."""
+    rate_limit_ipv6_prefix: int = Field(64, ge=0, le=128)
+    """IPv6 clients are counted by this network: a /64 is what one home or phone
+    is usually given (all its addresses are one client); 56 or 48 group more."""
     trusted_proxies: list[str] = []
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed
     (``ligretto serve --trusted-proxy``; uvicorn then takes the client address and
@@ -76,6 +81,8 @@ class Settings(BaseSettings):
             table_lookup=self.rate_table_lookup,
             trusted_proxies=tuple(self.trusted_proxies),
             enabled=self.rate_limits,
+            ipv4_prefix=self.rate_limit_ipv4_prefix,
+            ipv6_prefix=self.rate_limit_ipv6_prefix,
         )
 
     def resolved_database_url(self) -> str:
