@@ -54,6 +54,8 @@ def _post_stacks(client: TestClient, game_id: str, headers: dict[str, str]) -> A
     [
         {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
         {"Sec-Fetch-Site": "cross-site"},
+        # A foreign page under no-referrer sends Origin: null; Sec-Fetch-Site still tells.
+        {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
         # A sibling subdomain or another port: the same site, another origin.
         {"Origin": "http://other.testserver", "Sec-Fetch-Site": "same-site"},
         {"Sec-Fetch-Site": "same-site"},

@@ -19,8 +19,8 @@ A request without either header (an old browser, ``curl``) passes: the
 token check still decides. ``Origin: null`` passes too, since it says
 nothing about where a request came from: the pages' own forms send it,
 because the pages ask for ``Referrer-Policy: no-referrer`` (the Fetch
-standard then serialises a form's origin as ``null``), and the browsers
-that do so also send ``Sec-Fetch-Site``.
+standard then serialises a form's origin as ``null``); ``Sec-Fetch-Site``,
+which current browsers send beside it, still tells a foreign form.
 
 The JSON API under ``/api`` takes its token only from the
 ``Authorization`` header, never from a cookie, and is not checked here.
