@@ -62,7 +62,6 @@ def serve(
     import uvicorn
 
     from ligretto.web.app import create_app
-    from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings
 
     overrides: dict[str, object] = {}
@@ -81,12 +80,14 @@ def serve(
     application = create_app(settings)  # migrates the database before listening
     # A short graceful-shutdown limit: live-update streams must not keep the
     # server from stopping on Ctrl-C.
+    # Idle connections are closed and the access log redacts old edit links'
+    # tokens (ligretto.web.server_options).
     uvicorn.run(
         application,
         host=host,
         port=port,
         timeout_graceful_shutdown=3,
-        **uvicorn_options(settings.trusted_proxies),
+        **settings.server_options(),
     )
 
 

@@ -20,6 +20,7 @@ from ligretto.web.api.routes import router as api_router
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import router as health_router
 from ligretto.web.limits import BodySizeLimit
+from ligretto.web.origin_check import OriginCheck
 from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
@@ -98,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
     install_group_errors(app, pages={})
+    # A write to an edit page that another origin sent is refused (the edit
+    # cookie travels to sibling subdomains and ports of the same site).
+    app.add_middleware(OriginCheck)
     # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.

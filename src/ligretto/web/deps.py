@@ -89,7 +89,11 @@ def set_token_cookie(
 
     Scoped to the edit pages under *path*, HttpOnly (no script reads it) and
     ``SameSite=Strict`` (another site can never send it along); ``Secure``
-    whenever the page itself came over HTTPS.
+    whenever the page itself came over HTTPS — behind a proxy, one of the
+    trusted proxies (``--trusted-proxy``) that says so in ``X-Forwarded-Proto``,
+    which uvicorn turns into the request's scheme. A sibling subdomain or
+    port is the same site and would send it: :mod:`ligretto.web.origin_check`
+    refuses writes from there.
     """
     response.set_cookie(
         name,

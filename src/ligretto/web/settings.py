@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import resource
 import socket
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 from pydantic import Field
@@ -14,6 +16,12 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.web.ratelimit import RateLimits
+from ligretto.web.server_options import (
+    FILE_DESCRIPTOR_RESERVE,
+    HEADER_SECONDS,
+    KEEP_ALIVE_SECONDS,
+    uvicorn_options,
+)
 
 
 def default_data_dir() -> Path:
@@ -24,6 +32,18 @@ def default_data_dir() -> Path:
 def default_process_id() -> str:
     """This process's name when none is given: ``hostname-pid``."""
     return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def default_max_connections() -> int:
+    """The process's open-files limit less :data:`FILE_DESCRIPTOR_RESERVE` (at least 100).
+
+    A connection is a file descriptor: past the limit the process can accept
+    none, nor open its database. Without a limit (``RLIM_INFINITY``), 65,536.
+    """
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 65536 + FILE_DESCRIPTOR_RESERVE
+    return max(100, soft - FILE_DESCRIPTOR_RESERVE)
 
 
 class Settings(BaseSettings):
@@ -71,6 +91,26 @@ class Settings(BaseSettings):
     """Seconds a process's claim on its online tables holds without renewal
     (renewed every third of it): how long, after a process dies, its tables
     wait before another process takes them over (docs/deploy.md)."""
+
+    keep_alive_timeout: int = Field(KEEP_ALIVE_SECONDS, ge=1, le=3600)
+    """Seconds an idle connection stays open between two requests (uvicorn's
+    ``timeout_keep_alive``)."""
+    header_timeout: float = Field(HEADER_SECONDS, gt=0, le=3600)
+    """Seconds a connection has to send a request's complete headers, from when
+    it opened or from the previous answer; then it is closed (docs/limits.md)."""
+    max_connections: int = Field(default_factory=default_max_connections, ge=1)
+    """Open connections (WebSockets included) beyond which a request is answered
+    with 503 (uvicorn's ``limit_concurrency``); default: the open-files limit
+    less 100."""
+
+    def server_options(self) -> dict[str, Any]:
+        """The keyword arguments of ``uvicorn.run`` for these settings."""
+        return uvicorn_options(
+            self.trusted_proxies,
+            keep_alive=self.keep_alive_timeout,
+            header_timeout=self.header_timeout,
+            max_connections=self.max_connections,
+        )
 
     def rate_limit_settings(self) -> RateLimits:
         """The rate limits in the middleware's terms."""

@@ -1,0 +1,76 @@
+"""How uvicorn serves the app: the access log's redaction, the connection limits' settings."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from ligretto.web.server_options import (
+    HEADER_SECONDS,
+    KEEP_ALIVE_SECONDS,
+    REDACTED,
+    RedactTokens,
+    header_deadline_protocol,
+    log_config,
+    redact_tokens,
+)
+from ligretto.web.settings import Settings, default_max_connections
+
+TOKEN = "Au8J_Ctdai4QKIajS8yQYB99KGKgTAzk"
+
+
+@pytest.mark.parametrize(
+    ("path", "logged"),
+    [
+        (f"/g/abc/edit/{TOKEN}", f"/g/abc/edit/{REDACTED}"),
+        (f"/g/abc/edit/{TOKEN}/history?lang=de", f"/g/abc/edit/{REDACTED}/history?lang=de"),
+        (f"/g/abc/edit/{TOKEN}/rounds/2", f"/g/abc/edit/{REDACTED}/rounds/2"),
+        (f"/groups/xyz/edit/{TOKEN}", f"/groups/xyz/edit/{REDACTED}"),
+        ("/g/abc/edit/short", f"/g/abc/edit/{REDACTED}"),  # any unknown segment
+        # The edit pages' own names and every other path stay as they are.
+        ("/g/abc/edit/rounds/2/remove", "/g/abc/edit/rounds/2/remove"),
+        ("/g/abc/edit/stacks", "/g/abc/edit/stacks"),
+        ("/groups/xyz/edit/add-game", "/groups/xyz/edit/add-game"),
+        ("/g/abc/edit?created=1", "/g/abc/edit?created=1"),
+        ("/play/ABCD/ws", "/play/ABCD/ws"),
+        ("/api/games/abc/rounds", "/api/games/abc/rounds"),
+    ],
+)
+def test_the_access_log_never_writes_a_token_after_edit(path: str, logged: str) -> None:
+    assert redact_tokens(path) == logged
+
+
+def test_the_filter_redacts_uvicorns_access_record() -> None:
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", f"/g/abc/edit/{TOKEN}", "1.1", 303),
+        None,
+    )
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == f'127.0.0.1:5000 - "GET /g/abc/edit/{REDACTED} HTTP/1.1" 303'
+    config = log_config()
+    assert config["loggers"]["uvicorn.access"]["filters"] == ["redact_tokens"]
+
+
+def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = Settings().server_options()
+    assert defaults["timeout_keep_alive"] == KEEP_ALIVE_SECONDS
+    assert defaults["http"].header_timeout == HEADER_SECONDS
+    assert defaults["limit_concurrency"] == default_max_connections() >= 100
+    monkeypatch.setenv("LIGRETTO_KEEP_ALIVE_TIMEOUT", "2")
+    monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "1.5")
+    monkeypatch.setenv("LIGRETTO_MAX_CONNECTIONS", "300")
+    options = Settings().server_options()
+    assert options["timeout_keep_alive"] == 2
+    assert options["http"].header_timeout == 1.5
+    assert options["limit_concurrency"] == 300
+    monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "0")
+    with pytest.raises(ValueError, match="header_timeout"):
+        Settings()
+    with pytest.raises(ValueError, match="must be positive"):
+        header_deadline_protocol(0)
