@@ -270,3 +270,14 @@ def test_the_host_frees_the_seat_of_someone_who_left_the_lobby(client: TestClien
         send(host, "remove_bot", seat=1)
         seats = receive_until(host, "table")["table"]["seats"]
         assert seats[1]["kind"] == "empty" and seats[1]["name"] is None
+
+
+def test_t1_a_look_alike_name_is_taken_at_the_table(client: TestClient) -> None:
+    table = open_table(client, seats=3)  # the host sits as "Anna"
+    for alike in ("\u0410nna", "\u0391nna"):  # Cyrillic and Greek capital A
+        with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+            refused = join(ws, name=alike)
+            assert (refused["type"], refused["code"]) == ("refused", "name_taken")
+    with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
+        refused = join(ws, name="Anna\u180b")
+        assert (refused["type"], refused["code"]) == ("refused", "bad_name")

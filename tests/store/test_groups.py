@@ -143,3 +143,34 @@ def test_export_and_import_keep_members_games_and_dates(
     with pytest.raises(TafelError) as error:
         groups.import_group(broken)
     assert error.value.code is Code.BAD_IMPORT
+
+
+def test_t1_a_group_stored_before_look_alikes_were_one_name_still_works(
+    groups: GroupService, engine: Engine
+) -> None:
+    import unicodedata
+
+    from sqlalchemy import insert
+
+    from ligretto.store.models import MemberRow
+
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    legacy = ["\u0410nna", "Ben\u034f"]  # accepted once: Cyrillic A, a joiner that shows nothing
+    with engine.begin() as conn:
+        conn.execute(
+            insert(MemberRow),
+            [
+                # the key as it was then: NFKC and case folded only
+                {"group_id": gid, "key": unicodedata.normalize("NFKC", n).casefold(), "name": n,
+                 "position": 2 + i}
+                for i, n in enumerate(legacy)
+            ],
+        )  # fmt: skip
+    assert groups.get_group(gid).members == ("Anna", "Ben", *legacy)
+    renamed = groups.update_group(gid, token, name="Friday")
+    assert renamed.name == "Friday" and renamed.members == ("Anna", "Ben", *legacy)
+    with pytest.raises(GroupError) as error:
+        groups.add_members(gid, token, ["\u0391NNA"])  # Greek capital A: a third Anna
+    assert error.value.code is Code.DUPLICATE_NAME
+    assert groups.add_members(gid, token, ["Cleo"]).members[-1] == "Cleo"

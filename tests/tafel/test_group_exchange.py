@@ -65,6 +65,20 @@ def test_t6_an_import_names_the_refused_game_by_its_place() -> None:
     assert error.value.code is Code.BAD_IMPORT and error.value.message.startswith("game 2: ")
 
 
+def test_t1_an_import_with_two_look_alike_members_is_refused() -> None:
+    data = group_to_json(
+        group_id="g1",
+        version=1,
+        name="Donnerstag",
+        members=("Anna", "\u0410nna"),  # Latin and Cyrillic A: one player twice
+        season=None,
+        games=[],
+    )
+    with pytest.raises(GroupError) as error:
+        group_from_json(data)
+    assert error.value.code is Code.DUPLICATE_NAME
+
+
 @pytest.mark.parametrize("value", ["2026", {"start": "2026-01-01"}, [1, 2]])
 def test_t6_a_season_is_two_dates(value: object) -> None:
     with pytest.raises(GroupError) as error:

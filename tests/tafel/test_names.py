@@ -74,3 +74,102 @@ def test_clean_name_either_refuses_or_gives_a_stable_visible_name(raw: str) -> N
     assert clean_name(name) == name
     name.encode("utf-8")
     assert name_key(clean_name(f" {name} ")) == name_key(name)
+
+
+# The look-alikes of the issue: other scripts' letters that are drawn like
+# Latin ones, and characters that are drawn as nothing at all.
+ALIKE_LETTERS = ["\u0410nna", "\u0391nna", "ANN\u0410", "\u0391NNA"]
+INVISIBLE_MARKS = ["\u034f", "\ufe00", "\U000e0100", "\u180b", "\u17b4"]
+DEFAULT_IGNORABLE = [
+    "\u00ad", "\u034f", "\u061c", "\u115f", "\u17b4", "\u17b5", "\u180b", "\u180e", "\u180f",
+    "\u200b", "\u200c", "\u200d", "\u200e", "\u202e", "\u2060", "\u2064", "\u206f", "\u3164",
+    "\ufe00", "\ufe0e", "\ufe0f", "\ufeff", "\uffa0", "\U0001bca0", "\U0001d173", "\U000e0001",
+    "\U000e0100", "\U000e01ef",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("alike", ALIKE_LETTERS)
+def test_t1_a_name_in_look_alike_letters_is_the_same_player(alike: str) -> None:
+    assert clean_name(alike) == alike  # a name of its own, alone at a table
+    assert name_key(alike) == name_key("Anna")
+    with pytest.raises(InvalidGameError) as err:
+        Game(["Anna", alike])
+    assert err.value.code is Code.DUPLICATE_NAME
+    assert Game(["Ben", alike]).seat_of("anna") == 1
+
+
+@pytest.mark.parametrize("mark", INVISIBLE_MARKS)
+def test_t1_an_invisible_mark_after_a_name_is_refused_and_folded(mark: str) -> None:
+    with pytest.raises(InvalidNameError) as err:
+        clean_name(f"Anna{mark}")
+    assert err.value.code is Code.BAD_NAME
+    with pytest.raises(InvalidNameError):
+        clean_name(f"An{mark}na")
+    with pytest.raises(InvalidGameError):
+        Game(["Anna", f"Anna{mark}"])
+    assert name_key(f"Anna{mark}") == name_key(f"An{mark}na") == name_key("Anna")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Ирина", "Irina", "Αλέξης", "Alexis", "山田", "Yamada"],
+        ["Øyvind", "Oyvind", "Åse", "Ase", "Jürgen", "Jurgen"],
+        ["Anna", "Anne", "Ann", "Hanna"],
+    ],
+)
+def test_t1_names_in_one_script_or_with_their_own_letters_stay_apart(names: list[str]) -> None:
+    assert Game(names).players == tuple(names)
+    assert len({name_key(n) for n in names}) == len(names)
+
+
+@pytest.mark.parametrize(
+    ("shown", "plain"),
+    [
+        ("葛\U000e0100", "葛"),  # an ideographic variation sequence: the registered form
+        ("\u1820\u180b\u1821", "\u1820\u1821"),  # a Mongolian free variation selector
+        ("❤\ufe0f", "❤"),  # emoji presentation
+    ],
+)
+def test_t1_variation_selectors_that_choose_a_form_stay_but_do_not_make_a_new_name(
+    shown: str, plain: str
+) -> None:
+    assert clean_name(shown) == shown
+    assert name_key(shown) == name_key(plain)
+    with pytest.raises(InvalidGameError) as err:
+        Game([shown, plain])
+    assert err.value.code is Code.DUPLICATE_NAME
+
+
+def test_t1_a_stored_game_with_names_now_alike_or_refused_still_opens() -> None:
+    stored = ["Anna", "\u0410nna", "Ben\u034f"]
+    game = Game.restore(
+        stored,
+        mode="target",
+        target=99,
+        agreed_rounds=None,
+        deck="ligretto",
+        row_storage=False,
+        rounds=[],
+        closed=False,
+        scored=False,
+    )
+    assert game.players == tuple(stored)
+    assert game.seat_of("Anna") == 0 and game.seat_of("Ben") == 2
+
+
+@given(st.text(max_size=30))
+def test_t1_a_key_is_its_own_key(name: str) -> None:
+    assert name_key(name_key(name)) == name_key(name)
+
+
+@given(
+    st.text(max_size=30),
+    st.sampled_from(DEFAULT_IGNORABLE),
+    st.integers(min_value=0, max_value=30),
+)
+def test_t1_an_invisible_character_anywhere_makes_no_new_name(
+    name: str, invisible: str, at: int
+) -> None:
+    at = min(at, len(name))
+    assert name_key(name[:at] + invisible + name[at:]) == name_key(name)

@@ -62,6 +62,11 @@ def test_t1_bad_games_refused_with_a_clear_message(client: TestClient) -> None:
         ({"players": ["Anna"]}, "too_few_players", "at least 2 players"),
         ({"players": [f"P{i}" for i in range(13)]}, "too_many_players", "up to 16"),
         ({"players": ["Anna", "anna"]}, "duplicate_name", "already taken by Anna"),
+        # Cyrillic and Greek capital A: drawn like Latin A, so the same player
+        ({"players": ["Anna", "\u0410nna"]}, "duplicate_name", "already taken by Anna"),
+        ({"players": ["Anna", "\u0391nna"]}, "duplicate_name", "already taken by Anna"),
+        ({"players": ["Anna", "Anna\ufe00"]}, "bad_name", "invisible"),
+        ({"players": ["Anna", "Anna\U000e0100"]}, "bad_name", "invisible"),
         ({"players": ["Anna", ""]}, "empty_name", "empty"),
         ({"players": ["Anna", "B" * 41]}, "name_too_long", "at most 40"),
         ({"players": ["A", "B"], "target": 0}, "bad_target", "1 to 1000"),

@@ -227,3 +227,19 @@ def test_a_simulated_group_imports_and_its_league_follows_the_bot_levels(
     assert table["games"] == 60
     assert table["rows"][0]["name"].startswith(("Expert", "Hard"))
     assert table["rows"][-1]["name"].startswith(("Easy", "Medium"))
+
+
+def test_t1_a_look_alike_name_is_no_new_member(client: TestClient) -> None:
+    group = _group(client)
+    gid, headers = group["id"], _auth(group["token"])
+    for alike in ("\u0410nna", "\u0391NNA"):  # Cyrillic and Greek capital A
+        dup = client.post(f"/api/groups/{gid}/members", json={"names": [alike]}, headers=headers)
+        assert dup.status_code == 422 and dup.json()["code"] == "duplicate_name", dup.text
+    hidden = client.post(
+        f"/api/groups/{gid}/members", json={"names": ["Ben\u034f"]}, headers=headers
+    )
+    assert hidden.status_code == 422 and hidden.json()["code"] == "bad_name", hidden.text
+    assert client.get(f"/api/groups/{gid}").json()["members"] == ["Anna", "Ben"]
+    # and the look-alike spelling finds the member it looks like
+    found = client.get(f"/api/groups/{gid}/members/\u0410nna")
+    assert found.status_code == 200 and found.json()["stats"]["name"] == "Anna", found.text

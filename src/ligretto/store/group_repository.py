@@ -54,7 +54,7 @@ def read_members(conn: Connection, group_id: str) -> list[str]:
 def read_group(conn: Connection, group_id: str, lock: Lock | None = None) -> tuple[Row[Any], Group]:
     """The group row and the domain group (trusted: the names were checked when stored)."""
     row = read_group_row(conn, group_id, lock)
-    return row, Group(row.name, read_members(conn, group_id))
+    return row, Group.restore(row.name, read_members(conn, group_id))
 
 
 def count_games(conn: Connection, group_id: str) -> int:

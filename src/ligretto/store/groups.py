@@ -37,7 +37,7 @@ from ligretto.store.rows import aware
 from ligretto.store.tokens import hash_token, new_game_id, new_token, token_matches
 from ligretto.tafel import Deck, Game, Mode
 from ligretto.tafel.group_exchange import group_from_json, member_names
-from ligretto.tafel.groups import Group
+from ligretto.tafel.groups import Group, clean_group_name
 from ligretto.tafel.stats import Season
 
 __all__ = ["GroupService"]
@@ -94,7 +94,7 @@ class GroupService:
             row, group = self._locked(conn, group_id, token, expected_version)
             values: dict[str, Any] = {}
             if name is not NOT_GIVEN:
-                group = Group(name, [m.name for m in group.members])
+                group = Group.restore(clean_group_name(name), [m.name for m in group.members])
                 values["name"] = group.name
             if season is not NOT_GIVEN:
                 values["season_start"] = None if season is None else season.start

@@ -179,10 +179,13 @@ class Game:
         agreed_rounds: int | None = None,
         deck: Deck | str = Deck.LIGRETTO,
         row_storage: bool = False,
+        _stored: bool = False,
     ) -> None:
         self.deck = _parse_enum(Deck, deck, Code.BAD_DECK, "deck", "T1")
         self.mode = _parse_enum(Mode, mode, Code.BAD_MODE, "mode", "T1")
-        self.players = _check_players(players, self.deck)
+        # A stored game keeps its names as they were accepted: the name rule
+        # has grown stricter since some were stored (``restore``).
+        self.players = tuple(players) if _stored else _check_players(players, self.deck)
         self.target: int | None = None
         self.agreed_rounds: int | None = None
         if self.mode is Mode.TARGET:
@@ -213,7 +216,11 @@ class Game:
         """Beenden (T5) was used: no more rounds."""
         self.scored = False
         """Werten (T5) was used: the final ranking is shown."""
-        self._seat_by_key = {name_key(name): seat for seat, name in enumerate(self.players)}
+        self._seat_by_key: dict[str, int] = {}
+        for seat, name in enumerate(self.players):
+            # Two stored names that the rule now finds alike: the first one
+            # is found by the name, the other by its seat.
+            self._seat_by_key.setdefault(name_key(name), seat)
         self._scan_cache: _Scan | None = None
 
     # ----------------------------------------------------------------- restore
@@ -231,7 +238,12 @@ class Game:
         closed: bool,
         scored: bool,
     ) -> Game:
-        """Rebuild a stored game without replaying its rounds' checks (trusted input)."""
+        """Rebuild a stored game without replaying its checks (trusted input).
+
+        The players' names are taken as stored: a name accepted before the
+        name rule (T1) refused its invisible characters, or two names the
+        rule now finds alike, still open the game they were played in.
+        """
         game = cls(
             players,
             mode=mode,
@@ -239,6 +251,7 @@ class Game:
             agreed_rounds=agreed_rounds,
             deck=deck,
             row_storage=row_storage,
+            _stored=True,
         )
         game.rounds = list(rounds)
         game.closed = closed

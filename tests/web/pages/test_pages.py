@@ -111,6 +111,10 @@ def test_t1_refused_games_say_why_and_keep_the_names(client: TestClient) -> None
     assert 'value="Anna"' in one.text
     twice = client.post("/", data={"player": ["Anna", "anna"], "action": "create"})
     assert "appears twice" in twice.text
+    alike = client.post("/", data={"player": ["Anna", "\u0410nna"], "action": "create"})
+    assert alike.status_code == 422 and "appears twice" in alike.text  # Cyrillic A
+    hidden = client.post("/", data={"player": ["Anna", "Anna\ufe00"], "action": "create"})
+    assert "A name cannot hold invisible or control characters" in hidden.text
     many = client.post("/", data={"player": [f"P{i}" for i in range(13)], "action": "create"})
     assert "At most 12 players. Up to 16 play with ordinary playing cards." in many.text
     sixteen = [f"P{i}" for i in range(16)]
