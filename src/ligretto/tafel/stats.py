@@ -4,7 +4,8 @@ Everything here is computed from :class:`~ligretto.tafel.Game` objects, so
 a corrected round changes the statistics by itself (T6). Two kinds of
 numbers, and which games they count:
 
-- **game numbers** (games, wins, win rate, winning streak, head-to-head,
+- **game numbers** (games, wins, win rate, winning streak, recent form,
+  medals and the family table, head-to-head,
   the rating) count the *finished* games (T4/T5): a game still being
   played has no winner yet;
 - **round numbers** (points per round, Ligretto Stop rate, stack cards
