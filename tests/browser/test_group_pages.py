@@ -70,6 +70,8 @@ def test_a_group_plays_two_games_and_shows_its_league_on_a_phone(
     page.goto(group_url + "?season=all")
     rows = page.locator("table.family tbody th a")
     expect(rows).to_have_text(["Anna", "Ben", "Cleo"])
+    # Anna and Ben won one game each: Anna leads on her win rate, not on wins.
+    expect(page.locator(".family-lead")).to_have_text("Anna leads: 1 of 1 game won.")
     expect(page.locator(".game-history li")).to_have_count(2)
     expect(page.locator("#league svg.chart polyline")).to_have_count(3)
     assert_no_horizontal_scroll(page)

@@ -275,6 +275,9 @@ async def group_page(
             "league_chart": await run_in_threadpool(_chart, found, language),
             "rows": family_lines(language, found.family, stored.id, editing),
             "leaders": list(found.family.leaders),
+            # "Won the most" only when nobody has as many wins: a win rate may break a tie.
+            "most_wins": len(found.family.rows) < 2
+            or found.family.rows[0].wins > found.family.rows[1].wins,
             "leader_names": names_text(language, [row.name for row in found.family.leaders]),
             "strength": [
                 StrengthLine(
