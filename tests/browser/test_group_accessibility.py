@@ -4,6 +4,10 @@ The new-group form, the group's page with its forms and a league after a
 game, its read-only page, and a member's page with both charts, at the
 phone viewport. A violation of impact "serious" or "critical" fails the
 test with axe's report.
+
+Every audited page, read-only and edit, is also measured for tap targets
+(``helpers.tap_targets``): on the phone each interactive element is at
+least 44 × 44 CSS px, with the details opened too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import PHONE, LiveServer
 from helpers.tafel_pages import enter_middle, enter_stacks
+from helpers.tap_targets import MIN_SIZE, small_targets
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +45,15 @@ def audit(page: Page, name: str, found: dict[str, str]) -> None:
     if violations:
         results.response["violations"] = violations
         found[name] = results.generate_report()
+    if page.evaluate("matchMedia('(pointer: coarse)').matches") and (small := small_targets(page)):
+        found[f"{name}: tap targets below {MIN_SIZE} px"] = "\n".join(small)
+
+
+def open_details(page: Page) -> None:
+    """Open every <details> of the page, so that what is behind them is measured too."""
+    for summary in page.locator("details > summary").all():
+        if summary.is_visible():
+            summary.click()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -62,9 +76,19 @@ def test_group_pages_pass_axe(live_server: LiveServer, new_page: NewPage, scheme
     enter_middle(page, {0: 20, 1: 10})
     page.goto(group_url + "?season=all")
     audit(page, "group page with forms", found)
+    open_details(page)
+    audit(page, "group page with forms, details open", found)
+    page.locator("table.family").get_by_role("link", name="Ben").click()
+    expect(page).to_have_url(re.compile(r"/edit/members/Ben$"))
+    audit(page, "member page of the edit pages", found)
     page.goto(group_url.removesuffix("/edit") + "?season=all")
     audit(page, "read-only group page", found)
-    page.locator("table.league").get_by_role("link", name="Anna").click()
+    open_details(page)
+    audit(page, "read-only group page, details open", found)
+    page.locator("table.family").get_by_role("link", name="Anna").click()
     expect(page.locator("svg.chart")).to_have_count(2)
     audit(page, "member page", found)
+    open_details(page)
+    expect(page.locator("#member-details svg.chart").first).to_be_visible()
+    audit(page, "member page, details open", found)
     assert not found, "\n\n".join(f"== {name}\n{report}" for name, report in found.items())

@@ -35,11 +35,13 @@ from ligretto.tafel.group_exchange import group_to_json
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
 from ligretto.tafel.stats import (
+    FamilyTable,
     HeadToHead,
     HistoryItem,
     MemberStats,
     PlayedGame,
     Season,
+    family_table,
     head_to_head,
     history,
     member_stats,
@@ -65,7 +67,7 @@ class GroupStats:
 
 @dataclass(frozen=True, slots=True)
 class GroupLeague:
-    """The league of one season, and what the pages drew from it.
+    """The league of one season, its family table, and what the pages drew from it.
 
     ``drawn`` is kept with this league until the group changes: the pages
     put the chart they draw from it there (one per language).
@@ -74,6 +76,8 @@ class GroupLeague:
     group: StoredGroup
     table: League
     drawn: dict[str, Any]
+    family: FamilyTable
+    """The same season by wins (:func:`~ligretto.tafel.stats.family_table`), the page's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +166,9 @@ class GroupQueries:
 
         def compute(stored: StoredGroup, games: list[PlayedGame]) -> GroupLeague:
             with lock:
-                return GroupLeague(stored, league(games, stored.members, season, memo), {})
+                table = league(games, stored.members, season, memo)
+            family = family_table(games, stored.members, season)
+            return GroupLeague(stored, table, {}, family)
 
         return self.computed(group_id, key, compute)
 

@@ -75,7 +75,7 @@ def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) 
     _play(client, gid, ["Ben", "Cleo"], [0, 3], [22, 8])
     page = client.get(f"/groups/{gid}?season=all&lang=en")
     assert page.status_code == 200
-    league = page.text[page.text.index('class="league"') :]
+    league = page.text[page.text.index('class="league family"') :]
     # Anna beat Ben, who beat Cleo
     assert league.index("Anna") < league.index("Ben") < league.index("Cleo")
     assert '<svg class="chart"' in page.text

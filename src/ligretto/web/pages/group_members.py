@@ -93,6 +93,8 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
         {
             "member": found,
             "numbers": _member_numbers(language, found, rating),
+            "big_numbers": _big_numbers(language, found),
+            "win_rate": percent(language, found.win_rate),
             "best": found.best_round,
             "worst": found.worst_round,
             "round_url": (
@@ -116,6 +118,17 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
     return render(request, "groups/member.html", context)
 
 
+def _big_numbers(language: str, s: MemberStats) -> list[tuple[str, str]]:
+    """The few numbers the page leads with; the rest waits behind "details"."""
+    rows = [
+        (N_("Wins"), str(s.wins)),
+        (N_("Games finished"), str(s.games)),
+        (N_("Win rate"), percent(language, s.win_rate)),
+        (N_("Longest winning streak"), str(s.longest_streak)),
+    ]
+    return [(gettext(language, label), value) for label, value in rows]
+
+
 def _member_numbers(language: str, s: MemberStats, rating: Rating | None) -> list[tuple[str, str]]:
     interval = (
         "–"
@@ -134,17 +147,16 @@ def _member_numbers(language: str, s: MemberStats, rating: Rating | None) -> lis
         (N_("Confidence interval"), interval),
         (N_("Ligretto Stop called"), f"{s.stops} ({percent(language, s.stop_rate)})"),
         (N_("Stack cards left per round"), number(language, s.stack_cards_per_round)),
-        (N_("Rating"), _rating_text(language, rating)),
+        (N_("Strength"), _rating_text(language, rating)),
     ]
     return [(gettext(language, label), value) for label, value in rows]
 
 
 def _rating_text(language: str, rating: Rating | None) -> str:
-    """``12.3 (25.4 ± 13.1)``: the conservative rating, then the belief and its spread."""
+    """The strength the group page's details list (the conservative rating), or a dash."""
     if rating is None:
-        return "–"
-    spread = number(language, 3 * rating.sigma)
-    return f"{number(language, rating.conservative)} ({number(language, rating.mu)} ± {spread})"
+        return "\u2013"
+    return number(language, rating.conservative)
 
 
 @router.get("/groups/{group_id}/members/{name}", response_class=HTMLResponse)

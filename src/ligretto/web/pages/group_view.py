@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from babel.dates import format_date
+from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 from fastapi import Request
 from fastapi.responses import Response
@@ -28,7 +29,7 @@ from ligretto.store.results import StoredGroup
 from ligretto.tafel.limits import MAX_MEMBERS
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League
-from ligretto.tafel.stats import Season, select_history
+from ligretto.tafel.stats import FamilyTable, Form, Season, select_history
 from ligretto.web.charts import Series, running_totals_svg
 from ligretto.web.deps import group_edit_base, group_edit_link, group_watch_path
 from ligretto.web.forms import choice, whole_field
@@ -71,6 +72,58 @@ class HistoryLine:
 class MemberLine:
     name: str
     url: str
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyLine:
+    """One row of the group page's table: a member's wins, win rate, medals and form."""
+
+    place: int
+    name: str
+    url: str
+    games: int
+    wins: int
+    shared: int
+    rate: str
+    medals: tuple[int, int, int]
+    """First, second and third places."""
+    form: Form
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthLine:
+    """One row of the strength (rating) table behind "details"."""
+
+    rank: int
+    name: str
+    url: str
+    strength: str
+    games: int
+
+
+def names_text(language: str, names: list[str]) -> str:
+    """``Kari, Ola and Per`` as *language* lists names."""
+    return format_list(names, locale=LOCALES.get(language, "en_GB"))
+
+
+def family_lines(
+    language: str, family: FamilyTable, group_id: str, editing: bool
+) -> list[FamilyLine]:
+    """The page's rows, most wins first (:func:`~ligretto.tafel.stats.family_table`)."""
+    return [
+        FamilyLine(
+            place=row.place,
+            name=row.name,
+            url=member_url(group_id, row.name, editing),
+            games=row.games,
+            wins=row.wins,
+            shared=row.shared_wins,
+            rate=percent(language, row.win_rate),
+            medals=(row.wins, row.seconds, row.thirds),
+            form=row.form,
+        )
+        for row in family.rows
+    ]
 
 
 def date_text(language: str, moment: datetime) -> str:
@@ -220,19 +273,20 @@ async def group_page(
             "table": table,
             "season_label": season_label(language, table.season),
             "league_chart": await run_in_threadpool(_chart, found, language),
-            "rows": [
-                {
-                    "rank": row.rank,
-                    "name": row.name,
-                    "url": member_url(stored.id, row.name, editing),
-                    "rating": number(language, row.rating.conservative),
-                    "mu": number(language, row.rating.mu),
-                    "spread": number(language, 3 * row.rating.sigma),
-                    "games": row.games,
-                    "wins": row.wins,
-                    "shared": row.shared_wins,
-                    "ppr": number(language, row.points_per_round),
-                }
+            "rows": family_lines(language, found.family, stored.id, editing),
+            "leaders": list(found.family.leaders),
+            # "Won the most" only when nobody has as many wins: a win rate may break a tie.
+            "most_wins": len(found.family.rows) < 2
+            or found.family.rows[0].wins > found.family.rows[1].wins,
+            "leader_names": names_text(language, [row.name for row in found.family.leaders]),
+            "strength": [
+                StrengthLine(
+                    row.rank,
+                    row.name,
+                    member_url(stored.id, row.name, editing),
+                    number(language, row.rating.conservative),
+                    row.games,
+                )
                 for row in table.rows
             ],
             "years": years,
