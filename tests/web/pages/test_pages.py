@@ -313,6 +313,28 @@ def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
         assert line in history
 
 
+def test_t6_a_correction_to_the_same_counts_offers_no_undo(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    form = client.get(f"{edit}/rounds/1")
+    same = client.post(
+        f"{edit}/rounds/1",
+        data={
+            "version": version(form.text),
+            "stop": "0",
+            "stack-0": "0",
+            "stack-1": "2",
+            "middle-0": "12",
+            "middle-1": "9",
+        },
+    )
+    assert same.status_code == 303
+    assert "undo=" not in same.headers["location"]
+    assert "corrected=" not in same.headers["location"]
+    assert "Round 1 corrected" not in client.get(f"{edit}/history").text
+
+
 def test_t5_rounds_game_finish_then_score_shows_the_shared_victory(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben", "Cleo"], mode="rounds", rounds="1")
     stacks(client, edit, {0: "3", 2: "5"}, stop=1)
