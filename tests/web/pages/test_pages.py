@@ -629,6 +629,23 @@ def test_t6_undo_after_a_saved_middle_brings_back_the_middle_step(client: TestCl
     assert totals(client, edit) == ["0", "0"]
 
 
+def test_t6_undo_is_offered_only_for_the_change_the_notice_tells_of(
+    client: TestClient,
+) -> None:
+    # The offline board's address after a correction the server found no change
+    # in: the version is the saved middle's, which the notice does not tell of.
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "3"}, stop=0)
+    done = middle(client, edit, 1, {0: "20", 1: "14"})
+    saved_version = re.search(r"undo=(\d+)", done.headers["location"])
+    assert saved_version
+    v = saved_version.group(1)
+    assert UNDO_FORM.search(client.get(f"{edit}?saved=1&undo={v}").text)
+    for notice in ("corrected=1", "opened=1", "saved=2", "removed=1"):
+        board = client.get(f"{edit}?{notice}&undo={v}").text
+        assert not UNDO_FORM.search(board), notice
+
+
 def test_t6_undo_after_a_removal_brings_the_round_back(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben"])
     stacks(client, edit, {1: "3"}, stop=0)
