@@ -293,3 +293,21 @@ def test_a_retry_that_reaches_another_process_is_answered_the_same(
     assert one.status_code == two.status_code == 201
     assert two.json() == one.json() and two.headers[REPLAYED] == "true"
     assert len(second.get(f"/api/games/{game_id}").json()["rounds"]) == 1
+
+
+def test_openapi_names_the_header_on_every_write(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path, method in (
+        ("/api/games", "post"),
+        ("/api/games/{game_id}/rounds", "post"),
+        ("/api/games/{game_id}/rounds/{n}", "put"),
+        ("/api/games/{game_id}/undo", "post"),
+        ("/api/groups/{group_id}/games", "post"),
+    ):
+        operation = paths[path][method]
+        assert "Idempotency-Key" in [p["name"] for p in operation["parameters"]], path
+        assert {"400", "409", "422"} <= set(operation["responses"]), path
+    assert all(
+        p["name"] != "Idempotency-Key"
+        for p in paths["/api/games/{game_id}"]["get"].get("parameters", [])
+    )

@@ -18,6 +18,7 @@ from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.idempotency import IdempotentWrites
+from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import router as health_router
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A write with an Idempotency-Key runs once; its retries get its answer
     # (inside the size limit, which bounds the body it reads first).
     app.add_middleware(IdempotentWrites, store=IdempotencyStore(engine))
+    document_idempotency(app)
     # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.
