@@ -311,3 +311,13 @@ def test_openapi_names_the_header_on_every_write(client: TestClient) -> None:
         p["name"] != "Idempotency-Key"
         for p in paths["/api/games/{game_id}"]["get"].get("parameters", [])
     )
+
+
+def test_a_body_over_the_limit_is_refused_before_its_key_is_taken(new_game: NewGame) -> None:
+    game = new_game()
+    big = b'{"stacks": [0, 3, 5], "pad": "' + b"x" * (1024 * 1024) + b'"}'
+    headers = {**game.auth, KEY: "too-big", "Content-Type": "application/json"}
+    refused = game.client.post(game.url("/rounds"), content=big, headers=headers)
+    assert refused.status_code == 413 and refused.json()["code"] == "too_large"
+    # The key was never taken: the same key with a body that fits runs.
+    assert open_round(game, [0, 3, 5], "too-big").status_code == 201
