@@ -38,11 +38,12 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         "tafel_groups",
         "tafel_group_members",
         "tafel_group_games",
+        "api_idempotency_keys",
         "alembic_version",
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0003_groups"
+            "0004_idempotency_keys"
         )
 
 

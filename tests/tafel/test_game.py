@@ -346,6 +346,15 @@ def test_t6_correcting_stacks_rechecks_the_kept_middle() -> None:
     assert game.rounds[0].stacks == (0, 3)
 
 
+def test_t6_a_correction_to_the_same_counts_changes_nothing() -> None:
+    game = Game(["Anna", "Ben"])
+    play(game, [0, 3], [12, 30])
+    before = game.rounds[0]
+    again = game.correct_round(1, stacks={"Anna": 0, "Ben": 3}, middle=[12, 30])
+    assert again is before and game.rounds == [before]
+    assert game.correct_round(1, stacks=[0, 3]) is before  # the middle kept as it is
+
+
 def test_t6_only_the_last_round_can_be_removed_and_it_reopens() -> None:
     game = Game(["Anna", "Ben"], mode="rounds", agreed_rounds=2)
     play(game, [0, 3], [12, 14])

@@ -204,3 +204,25 @@ def test_t6_watchers_hear_an_undo_like_any_change(server: str) -> None:
             assert undone.status_code == 200
             assert next(versions) == 3
         assert writer.get(f"/api/games/{gid}").json()["rounds"] == []
+
+
+def test_t6_a_correction_to_the_same_counts_records_nothing_for_undo(new_game: NewGame) -> None:
+    game = new_game()
+    game.play([0, 3, 5], [20, 14, 8])
+    opened = game.open([2, 0, 4])  # the last real change
+    version = opened.json()["version"]
+    history = game.client.get(game.url("/history")).json()
+    same = game.client.put(
+        game.url("/rounds/1"),
+        json={"stacks": [0, 3, 5], "middle": [20, 14, 8]},
+        headers=game.auth,
+    )
+    assert same.status_code == 200, same.text
+    assert same.json()["version"] == version and same.headers["etag"] == f'"{version}"'
+    assert same.json()["round"]["middle"] == {"Anna": 20, "Ben": 14, "Cleo": 8}
+    assert game.client.get(game.url("/history")).json() == history
+    # Undo takes back the change before, the saved stacks of round 2.
+    answer = undo(game, version)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["round"]["n"] == 2 and game.get()["rounds_count"] == 1
+    assert game.client.get(game.url("/history")).json()[-1]["detail"]["undone"] == "open_round"

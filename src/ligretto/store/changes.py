@@ -30,7 +30,8 @@ class Change:
     round_op: RoundOp | None = None
     detail: dict[str, Any] = field(default_factory=dict)
     changed: bool = True
-    """False when the action found nothing to do (a second Beenden): nothing is written."""
+    """False when the action found nothing to do (a second Beenden, a correction to
+    the counts the round has): nothing is written."""
 
 
 def open_round(game: Game, stacks: Counts) -> Change:
@@ -55,6 +56,9 @@ def correct_round(
     """Correct a round (T6) and record it before and after."""
     old = game.round(number)
     rnd = game.correct_round(number, stacks=stacks, middle=middle, confirm=confirm)
+    if rnd == old:
+        # Nothing to record: no new version, no history entry for an Undo (T6).
+        return Change("correct_round", rnd, changed=False)
     detail = {"before": round_counts(game, old), "after": round_counts(game, rnd)}
     return Change("correct_round", rnd, "update", detail)
 

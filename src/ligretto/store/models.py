@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -163,3 +164,26 @@ class GroupGameRow(Base):
         String(32), ForeignKey("tafel_groups.id", ondelete="CASCADE")
     )
     played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class IdempotencyKeyRow(Base):
+    """A write's ``Idempotency-Key`` and the answer its first request got
+    (docs/tafel-api.md, "Idempotency-Key"); kept 24 hours.
+
+    The key itself is not stored: ``key_hash`` is the SHA-256 of the key
+    with its scope (method, path and the request's credential), and the
+    answer is sealed with the key (it may hold a new game's edit token).
+    ``status`` is NULL while the first request still runs.
+    """
+
+    __tablename__ = "api_idempotency_keys"
+    __table_args__ = (Index("ix_api_idempotency_keys_created_at", "created_at"),)
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    scope: Mapped[str] = mapped_column(Text)  # "POST /api/games/<id>/rounds"
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    headers: Mapped[str | None] = mapped_column(Text)  # JSON list of [name, value]
+    salt: Mapped[bytes | None] = mapped_column(LargeBinary)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)  # sealed; NULL if too large
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

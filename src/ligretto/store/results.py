@@ -66,6 +66,8 @@ class WriteResult:
 
     stored: StoredGame
     round: Round | None = None
+    changed: bool = True
+    """False when the write found nothing to do: the version is the one it was."""
 
     def describe_round(self) -> dict[str, Any] | None:
         """The touched round as :func:`ligretto.tafel.describe_round` data, or None.

@@ -350,7 +350,7 @@ class TafelService:
             game = stored.game
             change = act(conn, game)  # a refused action raises here: nothing was written
             if not change.changed:
-                return WriteResult(stored, change.round)
+                return WriteResult(stored, change.round, changed=False)
             now = _now()
             version = stored.version + 1
             if change.round is not None and change.round_op is not None:

@@ -639,6 +639,8 @@ class Game:
 
         A correction may reopen a finished target game or re-decide it; it is
         refused if the game would then have ended before later rounds (T4).
+        A correction to the counts the round already has returns the round
+        as it is and changes nothing.
         """
         old = self.round(number)
         new_stacks = old.stacks if stacks is None else self.check_stacks(stacks)
@@ -655,6 +657,11 @@ class Game:
         else:
             new_middle, confirmed = None, False
         rnd = Round(number, new_stacks, new_middle, confirmed=confirmed)
+        if rnd == old:
+            # The same counts again (a form sent twice, a request repeated):
+            # nothing changes, so the history gets no entry an Undo would
+            # then take back instead of the last real change (T6).
+            return old
         candidate = [*self.rounds[: number - 1], rnd, *self.rounds[number:]]
         self._verify_sequence(candidate)
         self.rounds = candidate

@@ -12,10 +12,13 @@ from ligretto import __version__
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.groups import GroupService
+from ligretto.store.idempotency import IdempotencyStore
 from ligretto.store.live_tables import LOCAL, LiveTableStore
 from ligretto.store.notify import listen_for_changes
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.groups import install_group_errors
+from ligretto.web.api.idempotency import IdempotentWrites
+from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import router as health_router
@@ -102,6 +105,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A write to an edit page that another origin sent is refused (the edit
     # cookie travels to sibling subdomains and ports of the same site).
     app.add_middleware(OriginCheck)
+    # A write with an Idempotency-Key runs once; its retries get its answer
+    # (inside the size limit, which bounds the body it reads first).
+    app.add_middleware(IdempotentWrites, store=IdempotencyStore(engine))
+    document_idempotency(app)
     # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
     app.add_middleware(BodySizeLimit)
     # A client over its limits is refused before anything runs.

@@ -317,6 +317,28 @@ def test_t6_correct_a_round_and_remove_the_last_one(client: TestClient) -> None:
         assert line in history
 
 
+def test_t6_a_correction_to_the_same_counts_offers_no_undo(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "2"}, stop=0)
+    middle(client, edit, 1, {0: "12", 1: "9"})
+    form = client.get(f"{edit}/rounds/1")
+    same = client.post(
+        f"{edit}/rounds/1",
+        data={
+            "version": version(form.text),
+            "stop": "0",
+            "stack-0": "0",
+            "stack-1": "2",
+            "middle-0": "12",
+            "middle-1": "9",
+        },
+    )
+    assert same.status_code == 303
+    assert "undo=" not in same.headers["location"]
+    assert "corrected=" not in same.headers["location"]
+    assert "Round 1 corrected" not in client.get(f"{edit}/history").text
+
+
 def test_t5_rounds_game_finish_then_score_shows_the_shared_victory(client: TestClient) -> None:
     edit = create(client, ["Anna", "Ben", "Cleo"], mode="rounds", rounds="1")
     stacks(client, edit, {0: "3", 2: "5"}, stop=1)
@@ -609,6 +631,23 @@ def test_t6_undo_after_a_saved_middle_brings_back_the_middle_step(client: TestCl
     assert not UNDO_FORM.search(after)  # no Undo of the Undo
     assert "Round 1: waiting for the middle" in after
     assert totals(client, edit) == ["0", "0"]
+
+
+def test_t6_undo_is_offered_only_for_the_change_the_notice_tells_of(
+    client: TestClient,
+) -> None:
+    # The offline board's address after a correction the server found no change
+    # in: the version is the saved middle's, which the notice does not tell of.
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "3"}, stop=0)
+    done = middle(client, edit, 1, {0: "20", 1: "14"})
+    saved_version = re.search(r"undo=(\d+)", done.headers["location"])
+    assert saved_version
+    v = saved_version.group(1)
+    assert UNDO_FORM.search(client.get(f"{edit}?saved=1&undo={v}").text)
+    for notice in ("corrected=1", "opened=1", "saved=2", "removed=1"):
+        board = client.get(f"{edit}?{notice}&undo={v}").text
+        assert not UNDO_FORM.search(board), notice
 
 
 def test_t6_undo_after_a_removal_brings_the_round_back(client: TestClient) -> None:

@@ -197,7 +197,12 @@ async def correct_round(
             confirm=confirm,
             expected_version=form_version(data),
         ),
-        done=lambda result: with_undo(edit_base(game_id) + f"?corrected={number}#status", result),
+        # The same counts again: the board as it is, with no word of a correction.
+        done=lambda result: (
+            with_undo(edit_base(game_id) + f"?corrected={number}#status", result)
+            if result.changed
+            else edit_base(game_id) + "#status"
+        ),
         page=lambda **kw: _round_page(request, loaded, token, number, **kw),
     )
 

@@ -36,8 +36,12 @@ async def undo_offer(
     """An Undo for the write that redirected here (``?saved=3&undo=7``), if it still holds.
 
     Only while that write is the game's latest change (nobody changed the
-    game since: its version is the game's), it changed a round, and it is
-    recent; the service checks all of it again when the Undo is sent.
+    game since: its version is the game's), it changed a round, it is the
+    change the notice tells of, and it is recent; the service checks all
+    but the notice again when the Undo is sent. A write that changed
+    nothing (a correction to the same counts) leaves the version as it
+    was: the latest change is then an earlier one, which its notice does
+    not name, so no Undo is offered for it.
     """
     version = whole_number(request.query_params.get("undo", ""), 9)
     if notice is None or version is None or version != stored.version:
@@ -48,9 +52,29 @@ async def undo_offer(
         return None
     if last is None or last.version != version or last.action not in UNDOABLE:
         return None
+    if not _tells_of(request, last.action, last.round):
+        return None
     if (datetime.now(UTC) - last.at).total_seconds() > UNDO_SECONDS:
         return None
     return UndoOffer(notice, version)
+
+
+_NOTICE_ACTIONS = {
+    "opened": "open_round",
+    "saved": "complete_round",
+    "corrected": "correct_round",
+    "removed": "remove_round",
+}
+"""The history's action each notice of a save tells of (T6)."""
+
+
+def _tells_of(request: Request, action: str, number: int | None) -> bool:
+    """Whether the address's notice (``?corrected=3``) names this change: its action and round."""
+    for key, expected in _NOTICE_ACTIONS.items():
+        told = whole_number(request.query_params.get(key, ""), 3)
+        if told is not None:
+            return action == expected and number == told
+    return False
 
 
 def saved_notice(request: Request) -> tuple[str | None, int | None]:

@@ -79,7 +79,13 @@ async def attempt(
 
 
 def with_undo(address: str, result: WriteResult) -> str:
-    """*address* with ``undo={version}``: the board then offers to take this write back."""
+    """*address* with ``undo={version}``: the board then offers to take this write back.
+
+    A write that changed nothing offers no Undo: it would take back the
+    change before it instead (T6).
+    """
+    if not result.changed:
+        return address
     path, _, anchor = address.partition("#")
     joiner = "&" if "?" in path else "?"
     return f"{path}{joiner}undo={result.stored.version}" + (f"#{anchor}" if anchor else "")

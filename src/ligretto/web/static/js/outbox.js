@@ -2,12 +2,24 @@
 // they survive a reload, a closed tab and a phone that locks, and are sent
 // in the order they were entered. One record per entry:
 // {id, game, kind: "stacks"|"middle"|"correct"|"remove", round, counts,
-// confirm, base, state, at} where base is the game version the entry was made
-// on (sent as If-Match) and state, on the first entry only, the game itself
+// confirm, base, state, key, at} where base is the game version the entry was
+// made on (sent as If-Match) and state, on the first entry only, the game itself
 // at that version (offline/state.js): what the phone's entries mean and what
 // a conflict is measured against, whatever the page hears live meanwhile.
+// key is the entry's Idempotency-Key, made once when it is kept: sent again
+// after a lost answer, the server answers as the first time instead of
+// saving the round twice. Entries put back after a conflict get new keys:
+// they are new writes, decided on the server's board.
 const DB = "ligretto";
 const STORE = "outbox";
+
+// crypto.randomUUID needs a secure context; a server on the local network
+// over plain http has only getRandomValues.
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function open() {
   return new Promise((resolve, reject) => {
@@ -42,7 +54,7 @@ export async function pending(game) {
 }
 
 export function add(entry) {
-  return run("readwrite", (store) => store.add({ ...entry, at: Date.now() }));
+  return run("readwrite", (store) => store.add({ ...entry, key: newKey(), at: Date.now() }));
 }
 
 export function update(entry) {
@@ -57,6 +69,6 @@ export async function replace(game, entries) {
   const old = await pending(game);
   await run("readwrite", (store) => {
     for (const entry of old) store.delete(entry.id);
-    for (const entry of entries) store.add({ ...entry, game, at: Date.now() });
+    for (const entry of entries) store.add({ ...entry, game, key: newKey(), at: Date.now() });
   });
 }

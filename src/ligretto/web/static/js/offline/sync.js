@@ -49,6 +49,7 @@ export async function sync() {
             "Content-Type": "application/json",
             Authorization: `Bearer ${S.game.token}`,
             ...(expected === null || expected === undefined ? {} : { "If-Match": `"${expected}"` }),
+            ...(entry.key ? { "Idempotency-Key": entry.key } : {}),
           },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
