@@ -126,6 +126,12 @@ export function withdraw() {
   if (shown?.bar.matches("form[data-undo]")) dismiss();
 }
 
+// A conflict to decide takes the screen: an Undo of what the phone just
+// kept would decide it behind the scorekeeper's back.
+export function withdrawLocal() {
+  if (shown && !shown.bar.matches("form[data-undo]")) dismiss();
+}
+
 // Offer to take back something the phone just did itself.
 export function offerLocal(text, undo) {
   const bar = document.createElement("div");

@@ -1,13 +1,18 @@
 // Conflicts: another phone changed the game while entries of this phone
 // waited. Both versions are shown, nothing is overwritten and nothing is
-// dropped unasked; the scorekeeper decides (keep both, keep mine for a
-// round, or keep only theirs). A round the server refused is shown too.
+// dropped unasked; the scorekeeper decides: keep mine (replacing theirs
+// where both phones have the same round), keep theirs, or keep both (mine
+// after theirs). When both phones entered the same round number, that is
+// most often one real round typed twice: the page says so and recommends
+// keeping one, never both. After the choice the board says what it kept.
+// A round the server refused is shown too.
 import * as rules from "../rules.js";
 import * as outbox from "../outbox.js";
+import { withdrawLocal } from "../undo.js";
 import { showIndicator } from "./indicator.js";
 import { S, baseState, editBase, reload, step, waitingBase } from "./state.js";
 import { copy, fill, first, keepIf, keepOnly } from "./templates.js";
-import { signed, t } from "./texts.js";
+import { signed, t, tn } from "./texts.js";
 
 const panel = document.getElementById("sync");
 
@@ -122,7 +127,9 @@ export function drawPanel() {
     panel.replaceChildren(part);
     return;
   }
+  panel.classList.remove("settled");
   if (!S.conflict) { panel.hidden = true; panel.replaceChildren(); return; }
+  withdrawLocal();
   const { server, list } = S.conflict;
   const base = waitingBase(list);
   const from = Math.min(...list.map((e) => e.round));
@@ -130,20 +137,54 @@ export function drawPanel() {
   // entries on did not have so (added, or changed by the other phone).
   const theirs = server.rounds.map((r, i) => ({ round: r, number: i + 1 }))
     .filter((r) => r.number >= from || !sameRound(r.round, base.rounds[r.number - 1]));
+  const mine = myLines(base, list);
+  const clash = clashes(theirs, mine);
   const both = rebase(server, list, "both");
-  const mineFirst = both ? null : rebase(server, list, "mine");
+  const minePlan = clash.length || !both ? rebase(server, list, "mine") : null;
   const part = copy("conflict");
   part.querySelector('[data-side="server"]').append(side(server.players, theirs));
-  part.querySelector('[data-side="mine"]').append(side(server.players, myLines(base, list)));
-  keepIf(part, "same-round", !both && mineFirst);
-  keepIf(part, "cannot-append", !both && !mineFirst);
-  keepOnly(part, '[data-sync="keep-mine"]', Boolean(mineFirst));
-  keepOnly(part, '[data-sync="keep-both"]', !mineFirst);
+  part.querySelector('[data-side="mine"]').append(side(server.players, mine));
+  // New rounds of the same number on both phones: most often one real
+  // round typed twice. A correction or removal on both is "the same round
+  // changed differently".
+  const entered = clash.filter((n) => mine.some((line) => line.number === n && !line.label));
+  fill(part, "same-number", tn("same_number", entered.length, { rounds: entered.join(", ") }));
+  keepIf(part, "same-number", entered.length > 0);
+  keepIf(part, "both-hint", entered.length > 0 && Boolean(both));
+  keepIf(part, "same-round", !entered.length && Boolean(minePlan));
+  keepIf(part, "cannot-append", !both && !minePlan);
+  keepOnly(part, '[data-sync="keep-mine"]', Boolean(minePlan));
   const keepBoth = part.querySelector('[data-sync="keep-both"]');
-  if (keepBoth) keepBoth.disabled = !both;
+  keepBoth.disabled = !both;
+  // The recommended choice: one version where both phones have the same
+  // round (never both: that would count one real round twice), else both.
+  const recommended = minePlan ? '[data-sync="keep-mine"]' : both ? '[data-sync="keep-both"]' : '[data-sync="keep-theirs"]';
+  part.querySelector(recommended)?.classList.add("primary");
+  if (!minePlan && both) part.querySelector('[data-sync="keep-theirs"]')?.classList.add("danger");
+  S.conflict.shown = { theirs: theirs.map((r) => r.number), mine: numbers(mine), clash };
   panel.hidden = false;
   panel.replaceChildren(part);
+  showIndicator();
   panel.querySelector("[role=alert]")?.focus();
+}
+
+const numbers = (lines) => [...new Set(lines.map((line) => line.number))].sort((a, b) => a - b);
+
+// The round numbers both phones have different versions of: a round of
+// theirs where this phone has a new round, a correction or a removal of
+// its own. The server's round that is this phone's own (its answer was
+// lost, or the other phone typed the very same numbers, perhaps without
+// the middle yet) is none.
+function clashes(theirs, mine) {
+  const found = new Set();
+  for (const line of mine) {
+    const there = theirs.find((r) => r.number === line.number)?.round;
+    if (!there) continue;
+    const own = line.round && !line.label && same(there.stacks, line.round.stacks)
+      && (!there.middle || !line.round.middle || same(there.middle, line.round.middle));
+    if (!own) found.add(line.number);
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -152,23 +193,50 @@ const sameRound = (a, b) => Boolean(a && b) && same(a.stacks, b.stacks) && same(
 // entries still to send (the first with the server's version), or null
 // when they do not fit it. An entry the server already has (its answer was
 // lost on the way back, or the other phone entered the very same numbers)
-// is recognised and not sent again: nothing is doubled. A round of mine
-// that the server does not have follows theirs. Where both phones changed
-// the same round differently, "both" gives null (one round cannot hold two
-// versions) and "mine" keeps mine for that round, as a correction.
+// is recognised and not sent again: nothing is doubled. With "both", a
+// round of mine that the server does not have follows theirs, and where
+// both phones changed the same round differently the plan is null (one
+// round cannot hold two versions). With "mine", mine replaces theirs where
+// both phones have the round: a correction of their round (stacks and
+// middle together, T6), or, for a round of mine still waiting for its
+// middle, their last round removed and mine opened in its place.
 function rebase(server, list, mode) {
   const game = rules.copyGame(server);
   const phone = waitingBase(list);
   const planned = [];
   const at = new Map(); // the phone's round number → its number on the server's board
+  const taken = new Set(); // entries already planned with an earlier one
   try {
-    for (const entry of list) {
+    for (const [index, entry] of list.entries()) {
       const n = at.get(entry.round) ?? entry.round;
       const there = game.rounds[n - 1];
       const mineBefore = phone.rounds[entry.round - 1];
       try { step(phone, entry); } catch { /* checked on the server's board below */ }
+      if (taken.has(index)) continue;
       if (entry.kind === "stacks") {
         if (there && same(there.stacks, entry.counts)) { at.set(entry.round, n); continue; }
+        if (there && mode === "mine") {
+          // Their round n is another version of my round n: mine replaces it.
+          at.set(entry.round, n);
+          const later = list.findIndex((e, i) => i > index && e.kind === "middle" && e.round === entry.round);
+          if (later >= 0) {
+            const middle = list[later];
+            taken.add(later);
+            rules.correctRound(game, n, { stacks: entry.counts, middle: middle.counts, confirm: middle.confirm });
+            planned.push({ kind: "correct", round: n, counts: entry.counts, middle: middle.counts, confirm: middle.confirm, before: { ...there } });
+          } else if (!there.middle) {
+            rules.correctRound(game, n, { stacks: entry.counts });
+            planned.push({ kind: "correct", round: n, counts: entry.counts, middle: null, confirm: false, before: { ...there } });
+          } else {
+            // A correction keeps a round's middle: mine, still waiting for
+            // its middle, takes the place of their last round instead.
+            rules.removeLastRound(game, n);
+            planned.push({ kind: "remove", round: n, counts: there.stacks, before: { ...there } });
+            rules.openRound(game, entry.counts);
+            planned.push({ kind: "stacks", round: n, counts: entry.counts, confirm: false });
+          }
+          continue;
+        }
         const number = rules.openRound(game, entry.counts);
         at.set(entry.round, number);
         planned.push({ kind: "stacks", round: number, counts: entry.counts, confirm: false });
@@ -183,6 +251,12 @@ function rebase(server, list, mode) {
             rules.correctRound(game, n, { stacks, middle: entry.counts, confirm: entry.confirm });
             planned.push({ kind: "correct", round: n, counts: stacks, middle: entry.counts, confirm: entry.confirm, before: { ...there } });
           }
+          continue;
+        }
+        if (there && mode === "mine") {
+          // They changed the stacks of the round whose middle I entered: mine replaces it.
+          rules.correctRound(game, n, { stacks, middle: entry.counts, confirm: entry.confirm });
+          planned.push({ kind: "correct", round: n, counts: stacks, middle: entry.counts, confirm: entry.confirm, before: { ...there } });
           continue;
         }
         // Their round n is another round: mine follows theirs, whole.
@@ -219,6 +293,45 @@ function rebase(server, list, mode) {
   return planned;
 }
 
+// What the board says once a conflict is settled (kept on the phone over
+// the reloads until everything chosen has landed).
+const SETTLED = "ligretto.settled.";
+
+function rememberSettled(action, plan) {
+  const shown = S.conflict.shown || { theirs: [], mine: [], clash: [] };
+  // The rounds of mine that follow theirs as new rounds of the server's board.
+  const count = S.conflict.server.rounds.length;
+  const added = numbers((plan || []).filter((e) => e.kind === "stacks" && e.round > count).map((e) => ({ number: e.round })));
+  const note = { action, theirs: shown.theirs, mine: shown.mine, clash: shown.clash, added };
+  try { sessionStorage.setItem(SETTLED + S.game.id, JSON.stringify(note)); } catch { /* shown nothing then */ }
+}
+
+function sentence(key, rounds) {
+  return rounds.length ? tn(key, rounds.length, { rounds: rounds.join(", ") }) : "";
+}
+
+// The confirmation of the choice made, once nothing of it waits any more.
+export function showSettled() {
+  if (!panel || !S.game || S.entries.length || S.conflict || S.refused) return;
+  let note = null;
+  try { note = JSON.parse(sessionStorage.getItem(SETTLED + S.game.id) || "null"); } catch { note = null; }
+  if (!note) return;
+  try { sessionStorage.removeItem(SETTLED + S.game.id); } catch { /* read once anyway */ }
+  let parts;
+  if (note.action === "keep-mine") {
+    parts = [sentence("kept_mine", note.mine), sentence("dropped_theirs", note.clash)];
+  } else if (note.action === "keep-theirs") {
+    parts = [sentence("kept_theirs", note.theirs), sentence("dropped_mine", note.mine)];
+  } else {
+    parts = [sentence("kept_theirs", note.theirs), sentence("added_mine", note.added.length ? note.added : note.mine)];
+  }
+  const part = copy("settled");
+  fill(part, "settled", parts.filter(Boolean).join(" "));
+  panel.classList.add("settled");
+  panel.hidden = false;
+  panel.replaceChildren(part);
+}
+
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-sync]");
   if (!button || !S.game) return;
@@ -226,8 +339,10 @@ document.addEventListener("click", async (event) => {
   if ((action === "keep-both" || action === "keep-mine") && S.conflict) {
     const plan = rebase(S.conflict.server, S.conflict.list, action === "keep-mine" ? "mine" : "both");
     if (!plan) return;
+    rememberSettled(action, plan);
     await outbox.replace(S.game.id, plan);
   } else if (action === "keep-theirs" && S.conflict) {
+    rememberSettled(action, []);
     await outbox.replace(S.game.id, []);
   } else if (action === "discard-one" && S.refused) {
     await outbox.remove(S.refused.entry.id);

@@ -1,5 +1,6 @@
 // The honest connection indicator of the edit page: live, offline, rounds
-// waiting (being sent), or a conflict to decide.
+// waiting (being sent), or a conflict to decide; and the board's words on
+// what waits, as the connection is now.
 import { S } from "./state.js";
 import { t } from "./texts.js";
 
@@ -19,4 +20,10 @@ export function showIndicator() {
   else { state = "live"; text = live.dataset.live; }
   live.dataset.state = state;
   live.textContent = text;
+  // The words under the board and in a conflict follow the connection too:
+  // "sent when the connection is back" only while it is not.
+  const offline = !navigator.onLine || !S.connected;
+  const kept = S.conflict ? "kept_conflict" : offline ? "kept" : "kept_sending";
+  document.querySelectorAll(".unsent-line").forEach((line) => { line.textContent = t(kept); });
+  document.querySelectorAll("[data-conflict-offline]").forEach((note) => { note.hidden = !offline; });
 }
