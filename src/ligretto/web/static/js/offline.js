@@ -26,8 +26,7 @@
 //   offline/keep.js       checking and keeping an entry, its Undo
 //   offline/sync.js       sending what waits, in order
 //   offline/conflict.js   deciding a conflict
-import { showSettled } from "./offline/conflict.js";
-import { showIndicator } from "./offline/indicator.js";
+import { showIndicator, showSettled } from "./offline/indicator.js";
 import { redraw } from "./offline/draw.js";
 import { S } from "./offline/state.js";
 import { sync } from "./offline/sync.js";

@@ -1,15 +1,13 @@
 // Conflicts: another phone changed the game while entries of this phone
-// waited. Both versions are shown, nothing is overwritten and nothing is
-// dropped unasked; the scorekeeper decides: keep mine (replacing theirs
-// where both phones have the same round), keep theirs, or keep both (mine
-// after theirs). When both phones entered the same round number, that is
-// most often one real round typed twice: the page says so and recommends
-// keeping one, never both. After the choice the board says what it kept.
-// A round the server refused is shown too.
+// waited. Both versions are shown, nothing is overwritten or dropped
+// unasked; the scorekeeper keeps mine (replacing theirs where both phones
+// have the round), theirs, or both (mine after theirs). The same round
+// number on both phones is mostly one real round typed twice: the page
+// recommends keeping one. A round the server refused is shown too.
 import * as rules from "../rules.js";
 import * as outbox from "../outbox.js";
 import { withdrawLocal } from "../undo.js";
-import { showIndicator } from "./indicator.js";
+import { rememberSettled, showIndicator } from "./indicator.js";
 import { S, baseState, editBase, reload, step, waitingBase } from "./state.js";
 import { copy, fill, first, keepIf, keepOnly } from "./templates.js";
 import { signed, t, tn } from "./texts.js";
@@ -20,21 +18,13 @@ async function fetchServer() {
   const response = await fetch(`/api/games/${S.game.id}`, { cache: "no-store" });
   if (!response.ok) throw new Error(String(response.status));
   const data = await response.json();
-  return {
-    version: data.version,
-    players: data.players,
-    mode: data.mode,
-    target: data.target,
-    agreed_rounds: data.agreed_rounds,
-    row_storage: data.row_storage,
-    closed: data.closed,
-    scored: data.scored,
-    rounds: data.rounds.map((r) => ({
-      stacks: data.players.map((p) => r.stacks[p]),
-      middle: r.middle ? data.players.map((p) => r.middle[p]) : null,
-      confirmed: r.confirmed,
-    })),
-  };
+  const { version, players, mode, target, agreed_rounds, row_storage, closed, scored } = data;
+  const rounds = data.rounds.map((r) => ({
+    stacks: players.map((p) => r.stacks[p]),
+    middle: r.middle ? players.map((p) => r.middle[p]) : null,
+    confirmed: r.confirmed,
+  }));
+  return { version, players, mode, target, agreed_rounds, row_storage, closed, scored, rounds };
 }
 
 // What the phone waits to send, as lines for the conflict panel: whole
@@ -144,9 +134,8 @@ export function drawPanel() {
   const part = copy("conflict");
   part.querySelector('[data-side="server"]').append(side(server.players, theirs));
   part.querySelector('[data-side="mine"]').append(side(server.players, mine));
-  // New rounds of the same number on both phones: most often one real
-  // round typed twice. A correction or removal on both is "the same round
-  // changed differently".
+  // New rounds of the same number on both phones: mostly one real round
+  // typed twice (a correction or removal on both: "changed differently").
   const entered = clash.filter((n) => mine.some((line) => line.number === n && !line.label));
   fill(part, "same-number", tn("same_number", entered.length, { rounds: entered.join(", ") }));
   keepIf(part, "same-number", entered.length > 0);
@@ -154,12 +143,11 @@ export function drawPanel() {
   keepIf(part, "same-round", !entered.length && Boolean(minePlan));
   keepIf(part, "cannot-append", !both && !minePlan);
   keepOnly(part, '[data-sync="keep-mine"]', Boolean(minePlan));
-  const keepBoth = part.querySelector('[data-sync="keep-both"]');
-  keepBoth.disabled = !both;
+  part.querySelector('[data-sync="keep-both"]').disabled = !both;
   // The recommended choice: one version where both phones have the same
   // round (never both: that would count one real round twice), else both.
-  const recommended = minePlan ? '[data-sync="keep-mine"]' : both ? '[data-sync="keep-both"]' : '[data-sync="keep-theirs"]';
-  part.querySelector(recommended)?.classList.add("primary");
+  const recommended = minePlan ? "keep-mine" : both ? "keep-both" : "keep-theirs";
+  part.querySelector(`[data-sync="${recommended}"]`)?.classList.add("primary");
   if (!minePlan && both) part.querySelector('[data-sync="keep-theirs"]')?.classList.add("danger");
   S.conflict.shown = { theirs: theirs.map((r) => r.number), mine: numbers(mine), clash };
   panel.hidden = false;
@@ -170,11 +158,9 @@ export function drawPanel() {
 
 const numbers = (lines) => [...new Set(lines.map((line) => line.number))].sort((a, b) => a - b);
 
-// The round numbers both phones have different versions of: a round of
-// theirs where this phone has a new round, a correction or a removal of
-// its own. The server's round that is this phone's own (its answer was
-// lost, or the other phone typed the very same numbers, perhaps without
-// the middle yet) is none.
+// The round numbers both phones have different versions of; the server's
+// round that is this phone's own (its answer was lost, or the very same
+// numbers typed, perhaps without the middle yet) is none.
 function clashes(theirs, mine) {
   const found = new Set();
   for (const line of mine) {
@@ -293,45 +279,6 @@ function rebase(server, list, mode) {
   return planned;
 }
 
-// What the board says once a conflict is settled (kept on the phone over
-// the reloads until everything chosen has landed).
-const SETTLED = "ligretto.settled.";
-
-function rememberSettled(action, plan) {
-  const shown = S.conflict.shown || { theirs: [], mine: [], clash: [] };
-  // The rounds of mine that follow theirs as new rounds of the server's board.
-  const count = S.conflict.server.rounds.length;
-  const added = numbers((plan || []).filter((e) => e.kind === "stacks" && e.round > count).map((e) => ({ number: e.round })));
-  const note = { action, theirs: shown.theirs, mine: shown.mine, clash: shown.clash, added };
-  try { sessionStorage.setItem(SETTLED + S.game.id, JSON.stringify(note)); } catch { /* shown nothing then */ }
-}
-
-function sentence(key, rounds) {
-  return rounds.length ? tn(key, rounds.length, { rounds: rounds.join(", ") }) : "";
-}
-
-// The confirmation of the choice made, once nothing of it waits any more.
-export function showSettled() {
-  if (!panel || !S.game || S.entries.length || S.conflict || S.refused) return;
-  let note = null;
-  try { note = JSON.parse(sessionStorage.getItem(SETTLED + S.game.id) || "null"); } catch { note = null; }
-  if (!note) return;
-  try { sessionStorage.removeItem(SETTLED + S.game.id); } catch { /* read once anyway */ }
-  let parts;
-  if (note.action === "keep-mine") {
-    parts = [sentence("kept_mine", note.mine), sentence("dropped_theirs", note.clash)];
-  } else if (note.action === "keep-theirs") {
-    parts = [sentence("kept_theirs", note.theirs), sentence("dropped_mine", note.mine)];
-  } else {
-    parts = [sentence("kept_theirs", note.theirs), sentence("added_mine", note.added.length ? note.added : note.mine)];
-  }
-  const part = copy("settled");
-  fill(part, "settled", parts.filter(Boolean).join(" "));
-  panel.classList.add("settled");
-  panel.hidden = false;
-  panel.replaceChildren(part);
-}
-
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-sync]");
   if (!button || !S.game) return;
@@ -339,10 +286,10 @@ document.addEventListener("click", async (event) => {
   if ((action === "keep-both" || action === "keep-mine") && S.conflict) {
     const plan = rebase(S.conflict.server, S.conflict.list, action === "keep-mine" ? "mine" : "both");
     if (!plan) return;
-    rememberSettled(action, plan);
+    rememberSettled(action, S.conflict.shown, plan, S.conflict.server.rounds.length);
     await outbox.replace(S.game.id, plan);
   } else if (action === "keep-theirs" && S.conflict) {
-    rememberSettled(action, []);
+    rememberSettled(action, S.conflict.shown, [], S.conflict.server.rounds.length);
     await outbox.replace(S.game.id, []);
   } else if (action === "discard-one" && S.refused) {
     await outbox.remove(S.refused.entry.id);
