@@ -200,8 +200,15 @@ def test_a_round_from_another_phone_meanwhile_is_a_conflict_settled_without_loss
     expect(panel.locator(".conflict-side").first).to_contain_text("Anna +20, Ben +1")
     expect(panel.locator(".conflict-side.mine")).to_contain_text("Anna +1, Ben +16")
     shoot(page, "phone-offline-conflict")
+    # Both phones entered a round 2: the page recommends keeping one of
+    # them; keeping both is there, for a table that really played both.
+    expect(panel).to_contain_text("Both phones entered round 2.")
+    expect(panel.locator("button.primary")).to_have_text("Keep mine (replace theirs)")
     page.get_by_role("button", name="Keep both: add mine after theirs").click()
-    expect(page.locator(".message.ok")).to_contain_text("Round 3 saved.", timeout=15_000)
+    expect(page.locator(".message.ok.notice")).to_contain_text("Round 3 saved.", timeout=15_000)
+    expect(page.locator("#sync .message.ok")).to_have_text(
+        "Kept the other phone's round 2. Yours follows as round 3."
+    )
     expect(page.locator("table.rounds tbody tr")).to_have_count(3)
     expect(page.locator("#players .total")).to_have_text(["35", "23"])  # 14+20+1, 6+1+16
     expect(page.locator("#live")).to_have_attribute("data-state", "live")
@@ -422,7 +429,7 @@ def test_another_phones_round_shown_live_before_the_sync_is_still_their_side(
     expect(panel.locator(".conflict-side.mine")).to_contain_text("Anna +1, Ben +16")
     page.unroute(f"**/api/games/{game}/rounds")
     page.get_by_role("button", name="Keep both: add mine after theirs").click()
-    expect(page.locator(".message.ok")).to_contain_text("Round 3 saved.", timeout=15_000)
+    expect(page.locator(".message.ok.notice")).to_contain_text("Round 3 saved.", timeout=15_000)
     expect(page.locator("#players .total")).to_have_text(["35", "23"])  # 14+20+1, 6+1+16
     rounds = page.request.get(f"{live_server.url}/api/games/{game}").json()["rounds"]
     assert [r["middle"] for r in rounds] == [

@@ -648,6 +648,42 @@ def test_t6_undo_is_offered_only_for_the_change_the_notice_tells_of(
     for notice in ("corrected=1", "opened=1", "saved=2", "removed=1"):
         board = client.get(f"{edit}?{notice}&undo={v}").text
         assert not UNDO_FORM.search(board), notice
+def field_value(html: str, name: str) -> str | None:
+    """The value an entry field is drawn with (its ``value=""``), or None without the field."""
+    match = re.search(rf'<input[^>]*\bid="{name}"[^>]*>', html)
+    if not match:
+        return None
+    value = re.search(r'\bvalue="([^"]*)"', match.group(0))
+    return value.group(1) if value else ""
+
+
+def test_t6_undo_of_a_middle_gives_back_the_numbers_that_were_saved(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben"])
+    stacks(client, edit, {1: "3"}, stop=0)
+    board = client.get(middle(client, edit, 1, {0: "20", 1: "14"}).headers["location"]).text
+    undone = client.post(f"{edit}/undo", data={"version": undo_version(board)})
+    after = client.get(undone.headers["location"]).text
+    assert "Round 1: waiting for the middle" in after
+    # The middle step is back with what had been typed: one slip, one number to change.
+    assert field_value(after, "middle-0") == "20"
+    assert field_value(after, "middle-1") == "14"
+    # Only right after the Undo: the board itself starts empty as always.
+    plain = client.get(edit).text
+    assert field_value(plain, "middle-0") == "" and field_value(plain, "middle-1") == ""
+
+
+def test_t6_undo_of_stacks_gives_back_the_stacks_and_the_caller(client: TestClient) -> None:
+    edit = create(client, ["Anna", "Ben", "Cleo"])
+    saved = stacks(client, edit, {1: "3", 2: "7"}, stop=0)
+    board = client.get(saved.headers["location"]).text
+    undone = client.post(f"{edit}/undo", data={"version": undo_version(board)})
+    after = client.get(undone.headers["location"]).text
+    assert field_value(after, "stack-1") == "3" and field_value(after, "stack-2") == "7"
+    assert re.search(r'<input type="checkbox" name="stop" value="0"[^>]*checked', after)
+    # Once the game moved on, an old address of the Undo fills nothing in.
+    stacks(client, edit, {0: "4", 2: "1"}, stop=1)
+    later = client.get(undone.headers["location"]).text
+    assert field_value(later, "middle-0") == ""
 
 
 def test_t6_undo_after_a_removal_brings_the_round_back(client: TestClient) -> None:

@@ -32,7 +32,7 @@ from ligretto.web.pages.group_view import group_service
 from ligretto.web.pages.offline import game_state, offline_texts
 from ligretto.web.pages.offline_parts import offline_pieces
 from ligretto.web.pages.rendering import environment, render, request_language
-from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer
+from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer, undone_entry
 from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import BoardView, board_view, family_line
 from ligretto.web.qr import qr_svg
@@ -244,6 +244,7 @@ async def edit_page(request: Request, stored: GameDep, service: Service) -> HTML
         stored,
         token,
         editing=True,
+        entry=await undone_entry(request, service, stored),
         notice=notice,
         notice_round=number,
         undo=offer,

@@ -58,6 +58,14 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     "last_round": (N_("last round %(points)s"), {"points": "{points}"}),
     "to_go": (N_("%(points)s to go"), {"points": "{points}"}),
     "kept": (N_("Saved on this phone. It is sent when the connection is back."), {}),
+    "kept_sending": (N_("Saved on this phone. It is being sent now."), {}),
+    "kept_conflict": (
+        N_(
+            "Saved on this phone, not sent: another phone changed this game. "
+            "Decide what the board keeps."
+        ),
+        {},
+    ),
     "refused": (N_("Not sent: the server refused this round."), {}),
     "undo": (N_("Undo"), {}),
     "undo_offline": (N_("Offline: not undone. Try again when the connection is back."), {}),

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, StoredGame, TafelService
 from ligretto.store.changes import UNDOABLE
+from ligretto.tafel import Game
 from ligretto.web.forms import whole_number
+from ligretto.web.pages.entry_form import Entry
 from ligretto.web.pages.rendering import request_language
 from ligretto.web.pages.text import N_, gettext
 
@@ -97,3 +100,61 @@ def saved_notice(request: Request) -> tuple[str | None, int | None]:
             text = gettext(language, message, number=number)
             return text, None if key in ("removed", "undone") else number
     return None, None
+
+
+async def undone_entry(request: Request, service: TafelService, stored: StoredGame) -> Entry | None:
+    """The step an Undo just took back (``?undone=3``), its form filled with its numbers.
+
+    Undo (T6) of a middle saved makes the round wait for its middle again;
+    of stacks saved, the round goes. The form of that step comes back with
+    the numbers that had been saved (kept in the Undo's history entry), so
+    a slip is mended by changing one number, not by typing all again. Only
+    while the Undo is the game's latest change and the step is the board's
+    next one; otherwise the forms start empty as always.
+    """
+    number = whole_number(request.query_params.get("undone", ""), 3)
+    if number is None:
+        return None
+    try:
+        last = await run_in_threadpool(service.last_change, stored.id)
+    except GameNotFoundError:
+        return None
+    if last is None or last.version != stored.version or last.action != "undo":
+        return None
+    if last.round != number:
+        return None
+    return refill(stored.game, number, last.detail)
+
+
+def refill(game: Game, number: int, detail: dict[str, Any]) -> Entry | None:
+    """The form of round *number*'s next step with the counts an Undo took back (*detail*)."""
+    undone = detail.get("undone")
+    entry = Entry()
+    pending = game.pending_round
+    if undone == "complete_round" and pending is not None and pending.number == number:
+        counts = _by_seat(game, (detail.get("before") or {}).get("middle"))
+        if counts is None:
+            return None
+        for seat, count in enumerate(counts):
+            entry.values[f"middle-{seat}"] = str(count)
+        return entry
+    if undone == "open_round" and game.accepts_new_round and len(game.rounds) + 1 == number:
+        counts = _by_seat(game, (detail.get("removed") or {}).get("stacks"))
+        if counts is None:
+            return None
+        for seat, count in enumerate(counts):
+            entry.values[f"stack-{seat}"] = str(count)
+            if count == 0:
+                entry.values[f"stop-{seat}"] = "1"  # the caller's box ticked again (T2)
+        return entry
+    return None
+
+
+def _by_seat(game: Game, counts: object) -> list[int] | None:
+    """Counts by name as a list in seating order; None unless every player has a whole one."""
+    if not isinstance(counts, dict):
+        return None
+    seated = [counts.get(name) for name in game.players]
+    if not all(isinstance(count, int) and not isinstance(count, bool) for count in seated):
+        return None
+    return [int(count) for count in seated if isinstance(count, int)]

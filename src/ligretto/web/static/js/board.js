@@ -405,6 +405,9 @@ const stale = document.getElementById("stale");
 const editing = Boolean(document.querySelector("form[data-entry]") || (info && info.edit));
 let shownVersion = Number(board?.dataset.version || 0);
 let loading = null;
+// A change heard while the board is being fetched may be newer than what
+// that fetch brings: asked once more when it is done.
+let askedAgain = false;
 let leaving = false; // a save landed and the page is on its way to the next one
 let saving = false; // a save was sent and has no answer yet
 let missed = false; // a change was heard meanwhile
@@ -448,7 +451,7 @@ async function refresh() {
   // A change heard while this phone's own save is on its way is mostly that
   // save: the page it leads to shows it. Asked again should the save not land.
   if (saving) { missed = true; return null; }
-  if (loading) return loading;
+  if (loading) { askedAgain = true; return loading; }
   loading = (async () => {
     try {
       const headers = { Accept: "text/html" };
@@ -469,6 +472,7 @@ async function refresh() {
       await showBoard(await response.text(), version, meta ? JSON.parse(decodeURIComponent(meta)) : null);
     } finally {
       loading = null;
+      if (askedAgain) { askedAgain = false; refresh(); }
     }
   })();
   return loading;

@@ -26,7 +26,7 @@
 //   offline/keep.js       checking and keeping an entry, its Undo
 //   offline/sync.js       sending what waits, in order
 //   offline/conflict.js   deciding a conflict
-import { showIndicator } from "./offline/indicator.js";
+import { showIndicator, showSettled } from "./offline/indicator.js";
 import { redraw } from "./offline/draw.js";
 import { S } from "./offline/state.js";
 import { sync } from "./offline/sync.js";
@@ -47,5 +47,8 @@ export const waiting = () => S.entries.length > 0;
 export function start(id, token) {
   S.game = { id, token };
   showIndicator();
-  return redraw().then(() => { if (navigator.onLine) sync(); });
+  return redraw().then(() => {
+    showSettled(); // a conflict settled before this page: what the board kept
+    if (navigator.onLine) sync();
+  });
 }

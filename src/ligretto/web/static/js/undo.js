@@ -23,12 +23,48 @@ function dismiss() {
   clearTimeout(shown.timer);
   shown.bar.remove();
   shown = null;
+  giveRoomBack();
+}
+
+// The bar covers nothing the scorekeeper needs: the page gets room below
+// its end for it (so the last Save button can scroll above it), scrolling
+// to a field or button stops above it, and a Save button it lies on right
+// now moves up, unless that would push the field being typed in under the
+// board's title row.
+const root = document.documentElement;
+
+function makeRoom(bar) {
+  const room = Math.ceil(root.clientHeight - bar.getBoundingClientRect().top + 8);
+  root.style.setProperty("--undo-room", `${room}px`);
+  root.classList.add("has-undo-bar");
+  const top = bar.getBoundingClientRect().top - 8;
+  const title = document.querySelector(".board-title")?.getBoundingClientRect().bottom || 0;
+  const focused = document.activeElement?.matches?.("input, select, textarea")
+    ? document.activeElement.getBoundingClientRect().top : Infinity;
+  for (const button of document.querySelectorAll("form[data-entry] button.primary")) {
+    const box = button.getBoundingClientRect();
+    if (!box.height || box.top >= root.clientHeight || box.bottom <= top) continue;
+    const by = box.bottom - top;
+    if (focused - by >= Math.max(0, title)) window.scrollBy(0, by);
+    break;
+  }
+}
+
+function giveRoomBack() {
+  root.classList.remove("has-undo-bar");
+  root.style.removeProperty("--undo-room");
 }
 
 function float(bar, seconds) {
   dismiss();
   bar.classList.add("toast");
   document.body.append(bar);
+  makeRoom(bar);
+  // The browser scrolls to the address's #anchor once the page has loaded:
+  // the room is measured again after that.
+  if (document.readyState !== "complete") {
+    window.addEventListener("load", () => requestAnimationFrame(() => { if (shown?.bar === bar) makeRoom(bar); }), { once: true });
+  }
   const timer = setTimeout(() => { if (shown?.bar === bar) dismiss(); }, seconds * 1000);
   shown = { bar, timer };
 }
@@ -88,6 +124,12 @@ export function start(token) {
 // Undo would take back: it is not offered then.
 export function withdraw() {
   if (shown?.bar.matches("form[data-undo]")) dismiss();
+}
+
+// A conflict to decide takes the screen: an Undo of what the phone just
+// kept would decide it behind the scorekeeper's back.
+export function withdrawLocal() {
+  if (shown && !shown.bar.matches("form[data-undo]")) dismiss();
 }
 
 // Offer to take back something the phone just did itself.

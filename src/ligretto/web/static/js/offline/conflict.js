@@ -1,13 +1,16 @@
 // Conflicts: another phone changed the game while entries of this phone
-// waited. Both versions are shown, nothing is overwritten and nothing is
-// dropped unasked; the scorekeeper decides (keep both, keep mine for a
-// round, or keep only theirs). A round the server refused is shown too.
+// waited. Both versions are shown, nothing is overwritten or dropped
+// unasked; the scorekeeper keeps mine (replacing theirs where both phones
+// have the round), theirs, or both (mine after theirs). The same round
+// number on both phones is mostly one real round typed twice: the page
+// recommends keeping one. A round the server refused is shown too.
 import * as rules from "../rules.js";
 import * as outbox from "../outbox.js";
-import { showIndicator } from "./indicator.js";
+import { withdrawLocal } from "../undo.js";
+import { rememberSettled, showIndicator } from "./indicator.js";
 import { S, baseState, editBase, reload, step, waitingBase } from "./state.js";
 import { copy, fill, first, keepIf, keepOnly } from "./templates.js";
-import { signed, t } from "./texts.js";
+import { signed, t, tn } from "./texts.js";
 
 const panel = document.getElementById("sync");
 
@@ -15,21 +18,13 @@ async function fetchServer() {
   const response = await fetch(`/api/games/${S.game.id}`, { cache: "no-store" });
   if (!response.ok) throw new Error(String(response.status));
   const data = await response.json();
-  return {
-    version: data.version,
-    players: data.players,
-    mode: data.mode,
-    target: data.target,
-    agreed_rounds: data.agreed_rounds,
-    row_storage: data.row_storage,
-    closed: data.closed,
-    scored: data.scored,
-    rounds: data.rounds.map((r) => ({
-      stacks: data.players.map((p) => r.stacks[p]),
-      middle: r.middle ? data.players.map((p) => r.middle[p]) : null,
-      confirmed: r.confirmed,
-    })),
-  };
+  const { version, players, mode, target, agreed_rounds, row_storage, closed, scored } = data;
+  const rounds = data.rounds.map((r) => ({
+    stacks: players.map((p) => r.stacks[p]),
+    middle: r.middle ? players.map((p) => r.middle[p]) : null,
+    confirmed: r.confirmed,
+  }));
+  return { version, players, mode, target, agreed_rounds, row_storage, closed, scored, rounds };
 }
 
 // What the phone waits to send, as lines for the conflict panel: whole
@@ -122,7 +117,9 @@ export function drawPanel() {
     panel.replaceChildren(part);
     return;
   }
+  panel.classList.remove("settled");
   if (!S.conflict) { panel.hidden = true; panel.replaceChildren(); return; }
+  withdrawLocal();
   const { server, list } = S.conflict;
   const base = waitingBase(list);
   const from = Math.min(...list.map((e) => e.round));
@@ -130,20 +127,50 @@ export function drawPanel() {
   // entries on did not have so (added, or changed by the other phone).
   const theirs = server.rounds.map((r, i) => ({ round: r, number: i + 1 }))
     .filter((r) => r.number >= from || !sameRound(r.round, base.rounds[r.number - 1]));
+  const mine = myLines(base, list);
+  const clash = clashes(theirs, mine);
   const both = rebase(server, list, "both");
-  const mineFirst = both ? null : rebase(server, list, "mine");
+  const minePlan = clash.length || !both ? rebase(server, list, "mine") : null;
   const part = copy("conflict");
   part.querySelector('[data-side="server"]').append(side(server.players, theirs));
-  part.querySelector('[data-side="mine"]').append(side(server.players, myLines(base, list)));
-  keepIf(part, "same-round", !both && mineFirst);
-  keepIf(part, "cannot-append", !both && !mineFirst);
-  keepOnly(part, '[data-sync="keep-mine"]', Boolean(mineFirst));
-  keepOnly(part, '[data-sync="keep-both"]', !mineFirst);
-  const keepBoth = part.querySelector('[data-sync="keep-both"]');
-  if (keepBoth) keepBoth.disabled = !both;
+  part.querySelector('[data-side="mine"]').append(side(server.players, mine));
+  // New rounds of the same number on both phones: mostly one real round
+  // typed twice (a correction or removal on both: "changed differently").
+  const entered = clash.filter((n) => mine.some((line) => line.number === n && !line.label));
+  fill(part, "same-number", tn("same_number", entered.length, { rounds: entered.join(", ") }));
+  keepIf(part, "same-number", entered.length > 0);
+  keepIf(part, "both-hint", entered.length > 0 && Boolean(both));
+  keepIf(part, "same-round", !entered.length && Boolean(minePlan));
+  keepIf(part, "cannot-append", !both && !minePlan);
+  keepOnly(part, '[data-sync="keep-mine"]', Boolean(minePlan));
+  part.querySelector('[data-sync="keep-both"]').disabled = !both;
+  // The recommended choice: one version where both phones have the same
+  // round (never both: that would count one real round twice), else both.
+  const recommended = minePlan ? "keep-mine" : both ? "keep-both" : "keep-theirs";
+  part.querySelector(`[data-sync="${recommended}"]`)?.classList.add("primary");
+  if (!minePlan && both) part.querySelector('[data-sync="keep-theirs"]')?.classList.add("danger");
+  S.conflict.shown = { theirs: theirs.map((r) => r.number), mine: numbers(mine), clash };
   panel.hidden = false;
   panel.replaceChildren(part);
+  showIndicator();
   panel.querySelector("[role=alert]")?.focus();
+}
+
+const numbers = (lines) => [...new Set(lines.map((line) => line.number))].sort((a, b) => a - b);
+
+// The round numbers both phones have different versions of; the server's
+// round that is this phone's own (its answer was lost, or the very same
+// numbers typed, perhaps without the middle yet) is none.
+function clashes(theirs, mine) {
+  const found = new Set();
+  for (const line of mine) {
+    const there = theirs.find((r) => r.number === line.number)?.round;
+    if (!there) continue;
+    const own = line.round && !line.label && same(there.stacks, line.round.stacks)
+      && (!there.middle || !line.round.middle || same(there.middle, line.round.middle));
+    if (!own) found.add(line.number);
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -152,23 +179,50 @@ const sameRound = (a, b) => Boolean(a && b) && same(a.stacks, b.stacks) && same(
 // entries still to send (the first with the server's version), or null
 // when they do not fit it. An entry the server already has (its answer was
 // lost on the way back, or the other phone entered the very same numbers)
-// is recognised and not sent again: nothing is doubled. A round of mine
-// that the server does not have follows theirs. Where both phones changed
-// the same round differently, "both" gives null (one round cannot hold two
-// versions) and "mine" keeps mine for that round, as a correction.
+// is recognised and not sent again: nothing is doubled. With "both", a
+// round of mine that the server does not have follows theirs, and where
+// both phones changed the same round differently the plan is null (one
+// round cannot hold two versions). With "mine", mine replaces theirs where
+// both phones have the round: a correction of their round (stacks and
+// middle together, T6), or, for a round of mine still waiting for its
+// middle, their last round removed and mine opened in its place.
 function rebase(server, list, mode) {
   const game = rules.copyGame(server);
   const phone = waitingBase(list);
   const planned = [];
   const at = new Map(); // the phone's round number → its number on the server's board
+  const taken = new Set(); // entries already planned with an earlier one
   try {
-    for (const entry of list) {
+    for (const [index, entry] of list.entries()) {
       const n = at.get(entry.round) ?? entry.round;
       const there = game.rounds[n - 1];
       const mineBefore = phone.rounds[entry.round - 1];
       try { step(phone, entry); } catch { /* checked on the server's board below */ }
+      if (taken.has(index)) continue;
       if (entry.kind === "stacks") {
         if (there && same(there.stacks, entry.counts)) { at.set(entry.round, n); continue; }
+        if (there && mode === "mine") {
+          // Their round n is another version of my round n: mine replaces it.
+          at.set(entry.round, n);
+          const later = list.findIndex((e, i) => i > index && e.kind === "middle" && e.round === entry.round);
+          if (later >= 0) {
+            const middle = list[later];
+            taken.add(later);
+            rules.correctRound(game, n, { stacks: entry.counts, middle: middle.counts, confirm: middle.confirm });
+            planned.push({ kind: "correct", round: n, counts: entry.counts, middle: middle.counts, confirm: middle.confirm, before: { ...there } });
+          } else if (!there.middle) {
+            rules.correctRound(game, n, { stacks: entry.counts });
+            planned.push({ kind: "correct", round: n, counts: entry.counts, middle: null, confirm: false, before: { ...there } });
+          } else {
+            // A correction keeps a round's middle: mine, still waiting for
+            // its middle, takes the place of their last round instead.
+            rules.removeLastRound(game, n);
+            planned.push({ kind: "remove", round: n, counts: there.stacks, before: { ...there } });
+            rules.openRound(game, entry.counts);
+            planned.push({ kind: "stacks", round: n, counts: entry.counts, confirm: false });
+          }
+          continue;
+        }
         const number = rules.openRound(game, entry.counts);
         at.set(entry.round, number);
         planned.push({ kind: "stacks", round: number, counts: entry.counts, confirm: false });
@@ -183,6 +237,12 @@ function rebase(server, list, mode) {
             rules.correctRound(game, n, { stacks, middle: entry.counts, confirm: entry.confirm });
             planned.push({ kind: "correct", round: n, counts: stacks, middle: entry.counts, confirm: entry.confirm, before: { ...there } });
           }
+          continue;
+        }
+        if (there && mode === "mine") {
+          // They changed the stacks of the round whose middle I entered: mine replaces it.
+          rules.correctRound(game, n, { stacks, middle: entry.counts, confirm: entry.confirm });
+          planned.push({ kind: "correct", round: n, counts: stacks, middle: entry.counts, confirm: entry.confirm, before: { ...there } });
           continue;
         }
         // Their round n is another round: mine follows theirs, whole.
@@ -226,8 +286,10 @@ document.addEventListener("click", async (event) => {
   if ((action === "keep-both" || action === "keep-mine") && S.conflict) {
     const plan = rebase(S.conflict.server, S.conflict.list, action === "keep-mine" ? "mine" : "both");
     if (!plan) return;
+    rememberSettled(action, S.conflict.shown, plan, S.conflict.server.rounds.length);
     await outbox.replace(S.game.id, plan);
   } else if (action === "keep-theirs" && S.conflict) {
+    rememberSettled(action, S.conflict.shown, [], S.conflict.server.rounds.length);
     await outbox.replace(S.game.id, []);
   } else if (action === "discard-one" && S.refused) {
     await outbox.remove(S.refused.entry.id);
