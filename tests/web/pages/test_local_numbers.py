@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from ligretto.web.pages.group_view import number, percent
+from ligretto.web.numbers import number, percent
 
 DECIMAL_POINT = re.compile(r"\d\.\d")
 DECIMAL_COMMA = re.compile(r"\d,\d")
