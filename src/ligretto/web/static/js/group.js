@@ -70,7 +70,7 @@ if (seating) {
     seating.value = order.join("\n");
     for (const box of boxes) {
       const seat = order.indexOf(box.value);
-      const number = box.parentElement.querySelector("[data-seat-number]");
+      const number = box.closest(".member-pick")?.querySelector("[data-seat-number]");
       if (number) number.textContent = seat < 0 ? "" : String(seat + 1);
     }
     if (line) {
