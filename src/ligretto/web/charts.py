@@ -297,8 +297,8 @@ def _legend_rows(names: Sequence[str], width: float) -> list[list[int]]:
     """The legend's entries (indices into *names*) in rows that fit *width*.
 
     Every entry of a row gets the width of the row's widest (a grid that
-    lines up); a name too long for a row of its own never happens with the
-    name rule's limit (T1), and would still get a row of its own.
+    lines up); a name too long even for a row of its own gets one and is
+    written smaller (:func:`_legend`).
     """
     entry = [LEGEND_KEY + 4 + text_width(n, LABEL_SIZE) + 10 for n in names]
     rows: list[list[int]] = []
@@ -455,6 +455,13 @@ def _legend(series: Sequence[Series], colours: Sequence[int], rows: list[list[in
         for column, index in enumerate(row):
             colour = colours[index]
             x = MARGIN_RIGHT + column * cell
+            # A name too wide for a row of its own (40 wide letters, T1) is
+            # written smaller rather than cut.
+            room = cell - LEGEND_KEY - 6
+            wanted = max(text_width(series[index].name, LABEL_SIZE), 1.0)
+            size = (
+                LABEL_SIZE if wanted <= room else math.floor(LABEL_SIZE * room / wanted * 10) / 10
+            )
             dash = seat_dash(colour)
             dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
             parts.append(
@@ -464,7 +471,7 @@ def _legend(series: Sequence[Series], colours: Sequence[int], rows: list[list[in
                 f'stroke="{seat_colour(colour)}" stroke-width="2.5"{dash_attr} />'
                 f"{marker(colour, x + LEGEND_KEY / 2, y, 8)}"
                 f'<text class="chart-legend-name" x="{_fmt(x + LEGEND_KEY + 4)}" y="{_fmt(y)}" '
-                f'dominant-baseline="middle" font-size="{LABEL_SIZE}">'
+                f'dominant-baseline="middle" font-size="{_fmt(size)}">'
                 f"{escape(series[index].name)}</text></g>"
             )
     parts.append("</g>")
