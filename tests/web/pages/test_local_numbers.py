@@ -90,7 +90,7 @@ def test_the_number_words() -> None:
 
 @pytest.mark.parametrize(
     ("language", "first"),
-    [("de", "Mitglied;Beendete Partien;"), ("nb", "Medlem;"), ("en", "Member;")],
+    [("de", "Mitglied;Beendete Spiele;"), ("nb", "Medlem;"), ("en", "Member;")],
 )
 def test_the_regional_statistics_csv_speaks_the_page_language(
     client: TestClient, group: str, language: str, first: str

@@ -77,7 +77,7 @@ def test_start_page_offers_the_form_in_the_browser_language(client: TestClient) 
     page = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
     assert page.status_code == 200
     assert '<html lang="de"' in page.text
-    assert "Partie anlegen" in page.text
+    assert "Spiel anlegen" in page.text
     assert 'name="player"' in page.text
     assert "online-block" in page.text  # the place kept for online play
 
