@@ -143,3 +143,15 @@ def test_export_and_import_keep_members_games_and_dates(
     with pytest.raises(TafelError) as error:
         groups.import_group(broken)
     assert error.value.code is Code.BAD_IMPORT
+
+
+def test_a_game_of_a_group_is_read_with_its_players_places_in_the_member_list(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben", "Cleo", "Kari"])
+    group_id, token = created.stored.id, created.token
+    game, _ = groups.create_game(group_id, token, ["kari", "Anna", "Dora"], new_members=["Dora"])
+    # Seated Kari, Anna, Dora; Dora joined as the fifth member. Names compare as T1 does.
+    assert tafel.get_game(game.stored.id).member_places == (3, 0, 4)
+    alone = tafel.create_game(["Kari", "Anna"])
+    assert tafel.get_game(alone.stored.id).member_places is None
