@@ -139,15 +139,15 @@ EXPLAINED = {
     "nb": "Styrke er hvor sterk vi tror hver spiller er, ut fra hvem som endte foran hvem; "
     "den blir sikrere etter noen spill.",
     "de": "Die Stärke sagt, wie stark wir jeden Spieler einschätzen, danach, wer vor wem "
-    "landete; nach ein paar Partien wird sie verlässlicher.",
+    "landete; nach ein paar Spielen wird sie verlässlicher.",
 }
 LEAD = {
     "nb": "Kari har vunnet mest: 4 av 6 spill.",
-    "de": "Kari hat am meisten gewonnen: 4 von 6 Partien.",
+    "de": "Kari hat am meisten gewonnen: 4 von 6 Spielen.",
 }
 FORM = {
     "nb": "vant 3 av de siste 5 spillene · 2 seire på rad",
-    "de": ("3 der letzten 5 Partien gewonnen · 2 Siege in Folge"),
+    "de": ("3 der letzten 5 Spiele gewonnen · 2 Siege in Folge"),
 }
 INTERVAL = {"nb": "Konfidensintervall", "de": "Vertrauensbereich"}
 LOCALE = {"nb": "nb-NO", "de": "de-DE"}

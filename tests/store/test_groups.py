@@ -174,3 +174,15 @@ def test_t1_a_group_stored_before_look_alikes_were_one_name_still_works(
         groups.add_members(gid, token, ["\u0391NNA"])  # Greek capital A: a third Anna
     assert error.value.code is Code.DUPLICATE_NAME
     assert groups.add_members(gid, token, ["Cleo"]).members[-1] == "Cleo"
+
+
+def test_a_game_of_a_group_is_read_with_its_players_places_in_the_member_list(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben", "Cleo", "Kari"])
+    group_id, token = created.stored.id, created.token
+    game, _ = groups.create_game(group_id, token, ["kari", "Anna", "Dora"], new_members=["Dora"])
+    # Seated Kari, Anna, Dora; Dora joined as the fifth member. Names compare as T1 does.
+    assert tafel.get_game(game.stored.id).member_places == (3, 0, 4)
+    alone = tafel.create_game(["Kari", "Anna"])
+    assert tafel.get_game(alone.stored.id).member_places is None

@@ -9,6 +9,7 @@ there are: the game rows, then every round of them in order.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from ligretto.store.rows import aware, restore_game, restore_round
 from ligretto.store.tokens import is_game_id
 from ligretto.tafel import Round
 from ligretto.tafel.groups import Group
+from ligretto.tafel.names import name_key
 from ligretto.tafel.stats import PlayedGame, Season
 
 
@@ -124,6 +126,27 @@ def game_group(conn: Connection, game_id: str) -> str | None:
     return conn.execute(
         select(GroupGameRow.group_id).where(GroupGameRow.game_id == game_id)
     ).scalar_one_or_none()
+
+
+def member_places(
+    conn: Connection, game_id: str, players: Sequence[str]
+) -> tuple[int | None, ...] | None:
+    """Each player's place in the member list of the game's group; None without a group.
+
+    One statement: the members of the group the game belongs to, in the
+    order they joined (a member's place never changes: members are only
+    ever added, at the end).
+    """
+    keys = conn.execute(
+        select(MemberRow.key)
+        .join(GroupGameRow, GroupGameRow.group_id == MemberRow.group_id)
+        .where(GroupGameRow.game_id == game_id)
+        .order_by(MemberRow.position)
+    ).scalars()
+    places = {key: place for place, key in enumerate(keys)}
+    if not places:
+        return None
+    return tuple(places.get(name_key(player)) for player in players)
 
 
 def insert_group(

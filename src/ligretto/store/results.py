@@ -20,6 +20,10 @@ class StoredGame:
     game: Game
     created_at: datetime
     updated_at: datetime
+    member_places: tuple[int | None, ...] | None = None
+    """For a game of a group, each seat's place in the group's member list
+    (None for a player who is no member); None when the game is in no group.
+    Read with the game by :meth:`TafelService.get_game` for the pages' colours."""
 
     def describe(self, *, with_rounds: bool = True) -> dict[str, Any]:
         """JSON-ready data: ``id``, ``version``, timestamps and :func:`ligretto.tafel.describe`."""

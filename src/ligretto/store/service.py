@@ -26,13 +26,14 @@ before its transaction begins: the write lock is held only for the inserts.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from ligretto.store import changes, notify, repository
+from ligretto.store import changes, group_repository, notify, repository
 from ligretto.store.cache import GameCache
 from ligretto.store.changes import Change, Counts
 from ligretto.store.database import busy_guard, writer
@@ -92,14 +93,19 @@ class TafelService:
 
     # ------------------------------------------------------------------ reads
     def get_game(self, game_id: str) -> StoredGame:
-        """The game with all rounds; raises :class:`GameNotFoundError`."""
+        """The game with all rounds; raises :class:`GameNotFoundError`.
+
+        A game of a group comes with its players' places in the member list
+        (``member_places``): the pages colour a member the same everywhere.
+        """
         cached = self._cache.get(game_id)
         with busy_guard(), self.engine.connect() as conn:
             # FOR SHARE keeps a writer from committing between the two reads
             # (PostgreSQL); SQLite reads one snapshot per transaction anyway.
             stored = repository.read_game(conn, game_id, lock="share", cached=cached)[0]
+            places = group_repository.member_places(conn, game_id, stored.game.players)
             conn.rollback()
-        return stored
+        return stored if places is None else replace(stored, member_places=places)
 
     def get_round(self, game_id: str, number: int) -> StoredRound:
         """Round *number* with the totals after it, read without the game's other rounds.

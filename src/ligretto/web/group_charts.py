@@ -19,7 +19,17 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-from ligretto.web.charts import HEIGHT, MARGIN_BOTTOM, MARGIN_LEFT, MARGIN_TOP, WIDTH, nice_step
+from ligretto.web.charts import (
+    HEIGHT,
+    MARGIN_BOTTOM,
+    MARGIN_LEFT,
+    MARGIN_TOP,
+    WIDTH,
+    nice_step,
+    seat_class,
+    seat_colour,
+)
+from ligretto.web.numbers import number
 
 MARGIN_RIGHT = 12
 BAND_COLOUR = "#1f5fbf"
@@ -30,9 +40,9 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _tick(value: float) -> str:
-    text = _fmt(abs(value))
-    return f"\u2212{text}" if value < 0 else text
+def _tick(value: float, language: str) -> str:
+    """A tick's whole number as *language* writes it, with a true minus sign."""
+    return number(language, value, 0)
 
 
 def _frame(chart_id: str, title: str, description: str) -> list[str]:
@@ -52,11 +62,17 @@ def rating_band_svg(
     description: str,
     x_label: str,
     chart_id: str = "rating-chart",
+    colour: int | None = None,
+    language: str = "en",
 ) -> Markup:
     """The rating after each game: ``mu`` as a line, ``mu ± 3·sigma`` as a band.
 
     Game 0 is the start (25 ± 25, OpenSkill's defaults are passed in as the
     first values by the caller when wanted). Needs at least one value.
+    *colour* is the member's colour index (their place in the group's
+    member list), so that the member has the colour of their line in the
+    league's chart and on the boards; the numbers are written as *language*
+    writes them.
     """
     if not mus or len(mus) != len(sigmas):
         raise ValueError("one sigma per mu, at least one game")
@@ -84,36 +100,38 @@ def rating_band_svg(
         parts.append(
             f'<line class="{css}" x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#8884" />'
             f'<text class="chart-tick" x="{left - 4}" y="{y}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="10">{_tick(tick)}</text>'
+            f'dominant-baseline="middle" font-size="10">{_tick(tick, language)}</text>'
         )
         tick += step
     game_step = max(1, nice_step(count, max_ticks=8))
     for i in range(0, len(mus), game_step):
         parts.append(
             f'<text class="chart-tick" x="{_fmt(x_at(i))}" y="{bottom + 13}" '
-            f'text-anchor="middle" font-size="10">{i}</text>'
+            f'text-anchor="middle" font-size="10">{_tick(i, language)}</text>'
         )
     parts.append(
         f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{HEIGHT - 3}" '
         f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
     )
+    fill = BAND_COLOUR if colour is None else seat_colour(colour)
+    parts.append(f'<g class="chart-member {seat_class(colour)}">' if colour is not None else "<g>")
     upper = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(highs)]
     lower = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in reversed(list(enumerate(lows)))]
     parts.append(
         f'<polygon class="chart-band" points="{" ".join(upper + lower)}" '
-        f'fill="{BAND_COLOUR}" fill-opacity="0.18" stroke="none" />'
+        f'fill="{fill}" fill-opacity="0.18" stroke="none" />'
     )
     line = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(mus))
     parts.append(
-        f'<polyline class="chart-mu" points="{line}" fill="none" stroke="{BAND_COLOUR}" '
+        f'<polyline class="chart-mu" points="{line}" fill="none" stroke="{fill}" '
         'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round" />'
     )
     conservative = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(lows))
     parts.append(
         f'<polyline class="chart-conservative" points="{conservative}" fill="none" '
-        f'stroke="{BAND_COLOUR}" stroke-width="1.5" stroke-dasharray="4 3" />'
+        f'stroke="{fill}" stroke-width="1.5" stroke-dasharray="4 3" />'
     )
-    parts.append("</svg>")
+    parts.append("</g></svg>")
     return Markup("".join(parts))
 
 
@@ -124,6 +142,7 @@ def histogram_svg(
     description: str,
     x_label: str,
     chart_id: str = "points-chart",
+    language: str = "en",
 ) -> Markup:
     """How often each band of points per round occurred (R5), as bars.
 
@@ -155,14 +174,15 @@ def histogram_svg(
         parts.append(
             f'<line class="chart-gridline" x1="{left}" x2="{right}" y1="{y}" y2="{y}" '
             f'stroke="#8884" /><text class="chart-tick" x="{left - 4}" y="{y}" '
-            f'text-anchor="end" dominant-baseline="middle" font-size="10">{tick}</text>'
+            f'text-anchor="end" dominant-baseline="middle" font-size="10">'
+            f"{_tick(tick, language)}</text>"
         )
     label_every = max(1, math.ceil(len(bins) / 7))
     for i in range(0, len(bins), label_every):
         x = left + bar * i
         parts.append(
             f'<text class="chart-tick" x="{_fmt(x)}" y="{bottom + 13}" text-anchor="middle" '
-            f'font-size="10">{_tick(first + i * width)}</text>'
+            f'font-size="10">{_tick(first + i * width, language)}</text>'
         )
     if first <= 0 < first + len(bins) * width:
         x = left + bar * (-first) / width
@@ -179,7 +199,11 @@ def histogram_svg(
             continue
         bar_x, bar_y = left + bar * i + 1, y_at(count)
         lo = first + i * width
-        span = str(lo) if width == 1 else f"{_tick(lo)}…{_tick(lo + width - 1)}"
+        span = (
+            _tick(lo, language)
+            if width == 1
+            else f"{_tick(lo, language)}…{_tick(lo + width - 1, language)}"
+        )
         parts.append(
             f'<rect class="chart-bar" x="{_fmt(bar_x)}" y="{_fmt(bar_y)}" '
             f'width="{_fmt(max(bar - 2, 1))}" height="{_fmt(bottom - bar_y)}" '

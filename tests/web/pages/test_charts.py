@@ -7,14 +7,20 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.web.charts import (
     DIRECT_LABELS_MAX,
+    HEIGHT,
+    LABEL_SIZE,
     Series,
+    direct_labels,
     legend_key,
     nice_step,
     running_totals_svg,
+    seat_colours,
     seat_dash,
     spread_labels,
+    text_width,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -183,3 +189,70 @@ def test_spread_labels_keeps_order_and_gap() -> None:
     # Crowded at the bottom edge: labels stay inside the bounds.
     edge = spread_labels([99.0, 100.0, 100.0], 0.0, 100.0, 10.0)
     assert max(edge) <= 100.0 and min(edge) >= 0.0
+
+
+def test_a_series_is_drawn_in_its_colour_not_its_position() -> None:
+    """A game of a group: each player in the colour of their place in the member list."""
+    root = draw([Series("Kari", (8,), colour=3), Series("Anna", (2,), colour=0)])
+    classes = [
+        g.attrib["class"] for g in root.iter(f"{SVG}g") if "chart-series" in g.attrib["class"]
+    ]
+    assert classes == ["chart-series seat-3", "chart-series seat-0"]
+
+
+def test_seat_colours_give_members_their_place_and_others_a_free_colour() -> None:
+    assert seat_colours([3, None, 0, None]) == (3, 1, 0, 2)
+    assert seat_colours(range(4)) == (0, 1, 2, 3)
+    # Places beyond twelve keep their index: the dashes tell them apart (T1).
+    assert seat_colours([0, 12]) == (0, 12) and seat_dash(0) != seat_dash(12)
+
+
+def test_long_names_go_into_a_legend_inside_the_drawing() -> None:
+    """T1 allows names of MAX_NAME_LENGTH characters: none is cut, every text stays inside."""
+    long = "W" * MAX_NAME_LENGTH
+    assert direct_labels(["Oma Gerda", "Kari"])
+    assert not direct_labels([long, "Kari"])
+    root = draw([Series(long, (8, 12)), Series("Kari", (3, 20))])
+    _, _, width, height = (float(v) for v in root.attrib["viewBox"].split())
+    assert height > HEIGHT  # the legend's rows below the plot
+    names = [t for t in root.iter(f"{SVG}text") if "chart-legend-name" in t.attrib.get("class", "")]
+    assert [t.text for t in names] == [long, "Kari"]
+    for text in names:
+        x, y = float(text.attrib["x"]), float(text.attrib["y"])
+        size = float(text.attrib["font-size"])
+        assert x + text_width(text.text or "", size) <= width and y <= height - 4
+
+
+def test_end_labels_get_the_room_their_names_need() -> None:
+    root = draw([Series("Oma Gerda", (8,)), Series("Kari", (3,))])
+    _, _, width, _ = (float(v) for v in root.attrib["viewBox"].split())
+    labels = [t for t in root.iter(f"{SVG}text") if "chart-label" in t.attrib.get("class", "")]
+    assert [t.text for t in labels] == ["Oma Gerda", "Kari"]
+    for label in labels:
+        end = float(label.attrib["x"]) + text_width(label.text or "", LABEL_SIZE, bold=True)
+        assert end <= width
+
+
+def test_the_legend_can_be_left_to_the_page() -> None:
+    svg = running_totals_svg(
+        [Series("W" * MAX_NAME_LENGTH, (1,)), Series("B", (2,))],
+        title="t",
+        description="d",
+        round_label="r",
+        legend=False,
+    )
+    assert "chart-legend" not in str(svg) and f'viewBox="0 0 360 {HEIGHT}"' in str(svg)
+
+
+@pytest.mark.parametrize("language", ["de", "nb"])
+def test_ticks_are_written_as_the_language_writes_numbers(language: str) -> None:
+    svg = running_totals_svg(
+        [Series("A", (-1200, 1500)), Series("B", (3, 4))],
+        title="t",
+        description="d",
+        round_label="r",
+        language=language,
+    )
+    ticks = re.findall(r'class="chart-tick"[^>]*>([^<]+)<', str(svg))
+    assert "2000" in ticks and "\u22121000" in ticks
+    assert not [t for t in ticks if re.search(r"\d[.,\s]\d", t)]

@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from ligretto.web.pages.group_view import number, percent
+from ligretto.web.numbers import number, percent
 
 DECIMAL_POINT = re.compile(r"\d\.\d")
 DECIMAL_COMMA = re.compile(r"\d,\d")
@@ -90,7 +90,7 @@ def test_the_number_words() -> None:
 
 @pytest.mark.parametrize(
     ("language", "first"),
-    [("de", "Mitglied;Beendete Partien;"), ("nb", "Medlem;"), ("en", "Member;")],
+    [("de", "Mitglied;Beendete Spiele;"), ("nb", "Medlem;"), ("en", "Member;")],
 )
 def test_the_regional_statistics_csv_speaks_the_page_language(
     client: TestClient, group: str, language: str, first: str

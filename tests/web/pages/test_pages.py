@@ -77,7 +77,7 @@ def test_start_page_offers_the_form_in_the_browser_language(client: TestClient) 
     page = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
     assert page.status_code == 200
     assert '<html lang="de"' in page.text
-    assert "Partie anlegen" in page.text
+    assert "Spiel anlegen" in page.text
     assert 'name="player"' in page.text
     assert "online-block" in page.text  # the place kept for online play
 
@@ -648,6 +648,8 @@ def test_t6_undo_is_offered_only_for_the_change_the_notice_tells_of(
     for notice in ("corrected=1", "opened=1", "saved=2", "removed=1"):
         board = client.get(f"{edit}?{notice}&undo={v}").text
         assert not UNDO_FORM.search(board), notice
+
+
 def field_value(html: str, name: str) -> str | None:
     """The value an entry field is drawn with (its ``value=""``), or None without the field."""
     match = re.search(rf'<input[^>]*\bid="{name}"[^>]*>', html)

@@ -71,6 +71,32 @@ def test_the_game_words_stay_recognizable() -> None:
     assert german.get("Score").string == "Werten"  # type: ignore[union-attr]
 
 
+ONE_WORD = {
+    # language: (a word the catalogue must not use, the one it uses for the concept)
+    "de": [
+        (re.compile(r"Partie"), "Spiel"),
+        (re.compile(r"Telefon"), "Handy"),
+        (re.compile(r"Bearbeitungslink"), "Schreiber-Link"),
+        (re.compile(r"Sitzreihenfolge"), "Sitzordnung"),
+    ],
+    "nb": [
+        (re.compile(r"(?<!på )\b[Rr]ad(en|kort\w*|sparer)?\b"), "rekke"),
+        (re.compile(r"[Rr]edigeringslenke"), "førerlenke"),
+    ],
+}
+
+
+@pytest.mark.parametrize("language", sorted(ONE_WORD))
+def test_one_word_per_concept(language: str) -> None:
+    """A game is "Spiel" in German on every page, never "Partie" on some of them."""
+    with catalogue_path(language).open("rb") as po:
+        catalog = read_po(po, locale=language)
+    strings = [text for m in catalog if m.id for text in texts(m.string)]
+    for avoided, used in ONE_WORD[language]:
+        assert [t for t in strings if avoided.search(t)] == [], used
+        assert any(used.lower() in t.lower() for t in strings), used
+
+
 @pytest.mark.parametrize(
     ("header", "language"),
     [

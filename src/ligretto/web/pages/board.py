@@ -75,7 +75,7 @@ def board_context(
     drawn without one (its script has the token, or the phone has none).
     """
     language = request_language(request)
-    board = board_view(stored.id, stored.version, stored.game)
+    board = board_view(stored.id, stored.version, stored.game, stored.member_places)
     watch = watch_path(stored.id)
     editing = token is not None if editing is None else editing
     edit = edit_base(stored.id) if editing else None
@@ -154,7 +154,7 @@ def render_fragment(
     page's), so one rendering serves every watcher of a version
     (:mod:`ligretto.web.pages.board_push`).
     """
-    board = board_view(stored.id, stored.version, stored.game)
+    board = board_view(stored.id, stored.version, stored.game, stored.member_places)
     watch = watch_path(stored.id)
     edit = edit_base(stored.id) if token is not None else None
     html = (

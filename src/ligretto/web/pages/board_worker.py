@@ -70,6 +70,7 @@ class GameSnapshot(NamedTuple):
     closed: bool
     scored: bool
     rounds: tuple[RoundTuple, ...]
+    member_places: tuple[int | None, ...] | None = None
 
     @classmethod
     def of(cls, stored: StoredGame) -> GameSnapshot:
@@ -88,6 +89,7 @@ class GameSnapshot(NamedTuple):
             game.closed,
             game.scored,
             tuple((r.number, r.stacks, r.middle, r.confirmed) for r in game.rounds),
+            stored.member_places,
         )
 
     def stored(self) -> StoredGame:
@@ -104,7 +106,9 @@ class GameSnapshot(NamedTuple):
             closed=self.closed,
             scored=self.scored,
         )
-        return StoredGame(self.id, self.version, game, self.created_at, self.updated_at)
+        return StoredGame(
+            self.id, self.version, game, self.created_at, self.updated_at, self.member_places
+        )
 
 
 class EncodedBoard(NamedTuple):

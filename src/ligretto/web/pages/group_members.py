@@ -19,14 +19,14 @@ from ligretto.store.errors import GroupNotFoundError
 from ligretto.tafel.ratings import INITIAL, Rating
 from ligretto.tafel.stats import MemberStats
 from ligretto.web.group_charts import histogram_svg, rating_band_svg
+from ligretto.web.numbers import number, percent
 from ligretto.web.pages.deps import edit_base, watch_path
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.group_view import (
     group_context,
     group_service,
+    member_colour,
     member_url,
-    number,
-    percent,
 )
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.text import N_, gettext
@@ -73,6 +73,8 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
                 spread=number(language, 3 * timeline[-1].sigma),
             ),
             x_label=gettext(language, N_("games")),
+            colour=member_colour(stored.members, found.name),
+            language=language,
         )
     points_chart = None
     if points:
@@ -87,6 +89,7 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
                 high=max(points),
             ),
             x_label=gettext(language, N_("points in a round")),
+            language=language,
         )
     context = group_context(request, stored, editing=editing, token=None)
     context.update(

@@ -8,6 +8,7 @@ numbers the members' pages show too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -16,7 +17,6 @@ from urllib.parse import quote, urlencode
 
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
 from fastapi import Request
 from fastapi.responses import Response
 from markupsafe import Markup
@@ -33,6 +33,7 @@ from ligretto.tafel.stats import FamilyTable, Form, Season, select_history
 from ligretto.web.charts import Series, running_totals_svg
 from ligretto.web.deps import group_edit_base, group_edit_link, group_watch_path
 from ligretto.web.forms import choice, whole_field
+from ligretto.web.numbers import LOCALES, number, percent
 from ligretto.web.pages.deps import absolute, edit_base, watch_path
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.rendering import render, request_language
@@ -131,35 +132,24 @@ def date_text(language: str, moment: datetime) -> str:
     return format_date(moment, "medium", locale=language)
 
 
-LOCALES = {"de": "de_DE", "en": "en_GB", "nb": "nb_NO"}
-"""The region whose way of writing numbers each language's pages use."""
-
-
-def number(language: str, value: float | None, digits: int = 1) -> str:
-    """*value* with *digits* decimals as *language* writes them (``7,6`` in de and nb),
-    a true minus sign and no grouping; a dash for none."""
-    if value is None:
-        return "\u2013"
-    pattern = "0." + "0" * digits if digits else "0"
-    text = format_decimal(abs(value), pattern, locale=LOCALES.get(language, "en_GB"))
-    return f"\u2212{text}" if value < 0 and round(abs(value), digits) != 0 else text
-
-
-def percent(language: str, value: float | None) -> str:
-    """A share as whole percent as *language* writes it (``76 %`` in de); a dash for none."""
-    if value is None:
-        return "\u2013"
-    return format_percent(value, locale=LOCALES.get(language, "en_GB"))
-
-
 def member_url(group_id: str, name: str, editing: bool) -> str:
     """A member's page, read-only or among the group's edit pages."""
     base = group_edit_base(group_id) if editing else group_watch_path(group_id)
     return f"{base}/members/{quote(name, safe='')}"
 
 
-def league_chart(language: str, table: League) -> Markup | None:
-    """Every member's conservative rating after each game of the season."""
+def member_colour(members: Sequence[str], name: str) -> int:
+    """A member's colour index: their place in the group's member list (as on the boards)."""
+    key = name_key(name)
+    return next((place for place, m in enumerate(members) if name_key(m) == key), 0)
+
+
+def league_chart(language: str, table: League, members: Sequence[str] = ()) -> Markup | None:
+    """Every member's conservative rating after each game of the season.
+
+    Each member's line has the colour of their place in *members* (the
+    group's member list), as on the boards of the group's games.
+    """
     if not table.steps or not table.rows:
         return None
     names = [row.name for row in table.rows][:12]
@@ -171,7 +161,10 @@ def league_chart(language: str, table: League) -> Markup | None:
                 current[name] = rating.conservative
         for name in names:
             values[name].append(round(current[name]))
-    series = [Series(name, tuple(values[name])) for name in names]
+    series = [
+        Series(name, tuple(values[name]), member_colour(members, name) if members else None)
+        for name in names
+    ]
     description = ", ".join(
         f"{row.name} {number(language, row.rating.conservative)}" for row in table.rows
     )
@@ -180,6 +173,7 @@ def league_chart(language: str, table: League) -> Markup | None:
         title=gettext(language, N_("Rating after each game")),
         description=gettext(language, N_("Ratings now: %(list)s."), list=description),
         round_label=gettext(language, N_("games")),
+        language=language,
     )
 
 
@@ -187,7 +181,7 @@ def _chart(found: GroupLeague, language: str) -> Markup | None:
     """The league's chart in *language*, drawn once per league (kept with it)."""
     key = f"chart:{language}"
     if key not in found.drawn:
-        found.drawn[key] = league_chart(language, found.table)
+        found.drawn[key] = league_chart(language, found.table, found.group.members)
     chart: Markup | None = found.drawn[key]
     return chart
 

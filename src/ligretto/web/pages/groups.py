@@ -103,6 +103,23 @@ def _lines(text: str) -> list[str]:
     return [n for n in names if n][: MAX_MEMBERS + 1]
 
 
+def seating_order(ticked: list[str], seating: str) -> list[str]:
+    """The ticked members in seating order (T1: the order given is the seating order).
+
+    Checkboxes are sent in the list's order, whatever the order of the
+    ticks; the page's script sends the order of the ticks in *seating*, one
+    name a line. Names there that are not ticked are left out; ticked ones
+    it lacks (no script, or a stale field) follow in the list's order.
+
+    >>> seating_order(["Anna", "Ben", "Cleo"], "Cleo\nAnna\nBen")
+    ['Cleo', 'Anna', 'Ben']
+    >>> seating_order(["Anna", "Ben", "Cleo"], "Ben\nDora")
+    ['Ben', 'Anna', 'Cleo']
+    """
+    first = [n for n in dict.fromkeys(seating.splitlines()) if n in ticked]
+    return first + [n for n in ticked if n not in first]
+
+
 def _token(data: FormData, request: Request, group_id: str) -> str | None:
     value = str(data.get("token") or "").strip()[:200]
     return value or (request.cookies.get(group_cookie_name(group_id)) or "").strip()[:200] or None
@@ -147,7 +164,10 @@ async def _write(
 async def start_group_game(request: Request, group_id: str) -> Response:
     """A new game of the group: ticked members, then new names; to the game's board."""
     data = await request.form()
-    ticked = [str(v) for v in data.getlist("player")][: MAX_MEMBERS + 1]
+    ticked = seating_order(
+        [str(v) for v in data.getlist("player")][: MAX_MEMBERS + 1],
+        str(data.get("seating") or "")[:20000],
+    )
     extra = _lines(str(data.get("new_players") or ""))
     mode = choice(str(data.get("mode") or ""), ("target", "rounds"), "target")
     number = whole_field(str(data.get("target" if mode == "target" else "rounds") or ""))

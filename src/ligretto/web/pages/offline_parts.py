@@ -9,7 +9,7 @@ and words. The sample views here give those copies every optional part (a
 rank, the points to go, a Stop count, a caller's cell), so the script only
 leaves out what a state does not have.
 
-The copies depend on the game's players, deck and variant, the edit
+The copies depend on the game's players and their colours, deck and variant, the edit
 page's address and the language, never on the rounds: they are drawn
 once and kept (a dozen players' pieces take longer to draw than the rest
 of the page).
@@ -57,8 +57,14 @@ class OfflineParts:
     entry: BlankEntry
 
 
-def skeleton(game_id: str, names: tuple[str, ...], deck: str, row_storage: bool) -> BoardView:
-    """A board of *names* without rounds: the frame the pieces are drawn in."""
+def skeleton(
+    game_id: str,
+    names: tuple[str, ...],
+    deck: str,
+    row_storage: bool,
+    colours: tuple[int, ...] | None = None,
+) -> BoardView:
+    """A board of *names* (in their *colours*) without rounds: the frame the pieces are drawn in."""
     players = tuple(
         PlayerView(
             seat=seat,
@@ -70,6 +76,7 @@ def skeleton(game_id: str, names: tuple[str, ...], deck: str, row_storage: bool)
             last_points=0,
             to_target=1,
             calls=1,
+            colour=seat if colours is None else colours[seat],
         )
         for seat, name in enumerate(names)
     )
@@ -103,8 +110,9 @@ def _pieces(
     names: tuple[str, ...],
     deck: str,
     row_storage: bool,
+    colours: tuple[int, ...],
 ) -> Markup:
-    board = skeleton(game_id, names, deck, row_storage)
+    board = skeleton(game_id, names, deck, row_storage, colours)
     parts = OfflineParts(
         players=board.players,
         winners=tuple(replace(p, winner=True) for p in board.players),
@@ -123,6 +131,7 @@ def _pieces(
 def offline_pieces(request: Request, board: BoardView) -> Markup:
     """The ``<template>`` copies of *board*'s pieces for its edit page, in the reader's language."""
     names = tuple(p.name for p in board.players)
+    colours = tuple(p.colour for p in board.players)
     language = request_language(request)
     base = edit_base(board.game_id)
-    return _pieces(language, base, board.game_id, names, board.deck, board.row_storage)
+    return _pieces(language, base, board.game_id, names, board.deck, board.row_storage, colours)

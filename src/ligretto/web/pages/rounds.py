@@ -108,7 +108,7 @@ def _round_page(
     entry: Entry | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
-    board = board_view(stored.id, stored.version, stored.game)
+    board = board_view(stored.id, stored.version, stored.game, stored.member_places)
     rnd = board.rounds[number - 1]
     if entry is None:
         entry = Entry()

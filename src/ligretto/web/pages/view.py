@@ -8,6 +8,7 @@ here, T6), this module only arranges them for the page.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,7 +16,14 @@ from markupsafe import Markup
 
 from ligretto.tafel import Game, Mode, Round
 from ligretto.tafel.ending import FamilyNote, deciding_round
-from ligretto.web.charts import Series, legend_key, running_totals_svg
+from ligretto.web.charts import (
+    Series,
+    direct_labels,
+    legend_key,
+    running_totals_svg,
+    seat_class,
+    seat_colours,
+)
 from ligretto.web.pages.text import N_, gettext
 
 COMPACT_FROM = 7
@@ -34,6 +42,14 @@ class PlayerView:
     to_target: int | None
     calls: int
     """How often this player called Ligretto Stop (complete and pending rounds)."""
+    colour: int
+    """The colour index (:func:`~ligretto.web.charts.seat_colours`): the member's
+    place in the group's member list for a game of a group, else the seat."""
+
+    @property
+    def colour_class(self) -> str:
+        """The CSS class of the player's colour (and, through it, the shape of their mark)."""
+        return seat_class(self.colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +127,18 @@ class BoardView:
         """*seat*'s cell in every round (a row of the turned table)."""
         return tuple(r.cells[seat] for r in self.rounds)
 
-    def legend_key(self, seat: int) -> Markup:
-        """The chart's line of *seat* in small, for the legend (colour, dashes, marker)."""
-        return legend_key(seat)
+    def legend_key(self, colour: int) -> Markup:
+        """The chart's line of colour index *colour* in small, for the legend."""
+        return legend_key(colour)
 
-    def chart(self, *, title: str, description: str, round_label: str) -> Markup | None:
+    @property
+    def chart_labelled(self) -> bool:
+        """Whether the chart names the lines itself; otherwise the board shows a legend."""
+        return direct_labels([p.name for p in self.players])
+
+    def chart(
+        self, *, title: str, description: str, round_label: str, language: str = "en"
+    ) -> Markup | None:
         """The SVG of running totals over the complete rounds, or None before the first."""
         complete = [r for r in self.rounds if r.complete]
         if not complete:
@@ -124,20 +147,32 @@ class BoardView:
             Series(
                 player.name,
                 tuple(r.cells[player.seat].total or 0 for r in complete),
+                player.colour,
             )
             for player in self.players
         ]
+        # The board's legend (with the totals) names the lines where the chart does not.
         return running_totals_svg(
             series,
             title=title,
             description=description,
             round_label=round_label,
             target=self.target,
+            language=language,
+            legend=False,
         )
 
 
-def board_view(game_id: str, version: int, game: Game) -> BoardView:
-    """Arrange *game* for the pages."""
+def board_view(
+    game_id: str, version: int, game: Game, member_places: Sequence[int | None] | None = None
+) -> BoardView:
+    """Arrange *game* for the pages.
+
+    *member_places* (a game of a group) holds each seat's place in the
+    group's member list: a member has the colour of that place on the
+    board and in every chart of the group. Without, the seats give the colours.
+    """
+    colours = seat_colours(range(len(game.players)) if member_places is None else member_places)
     totals = game.totals
     ranks = game.ranks
     winners = game.winners
@@ -158,6 +193,7 @@ def board_view(game_id: str, version: int, game: Game) -> BoardView:
             winner=name in winners,
             last_points=None if last_complete is None else last_complete.cells[seat].points,
             calls=calls[name],
+            colour=colours[seat],
             to_target=(
                 max(game.target - totals[seat], 0)
                 if game.mode is Mode.TARGET and game.target is not None
