@@ -227,3 +227,43 @@ def test_a_simulated_group_imports_and_its_league_follows_the_bot_levels(
     assert table["games"] == 60
     assert table["rows"][0]["name"].startswith(("Expert", "Hard"))
     assert table["rows"][-1]["name"].startswith(("Easy", "Medium"))
+
+
+def test_t6_the_streamed_export_is_the_exchange_format_byte_for_byte(
+    client: TestClient,
+) -> None:
+    from ligretto.store.group_queries import EXPORT_BATCH
+    from ligretto.tafel.exchange import game_to_json
+    from ligretto.tafel.group_exchange import to_text
+
+    members, games = simulated_group(2 * EXPORT_BATCH + 5, seed=3)
+    export = {
+        "name": "Bøkene på fjellet «Ål»",
+        "members": members,
+        "season": {"start": "2025-03-01", "end": "2026-02-28"},
+        "games": [
+            {
+                "played_at": g.played_at.isoformat(),
+                "game": game_to_json(
+                    g.game, game_id=g.id, version=1, created_at=g.played_at, updated_at=g.played_at
+                ),
+            }
+            for g in games
+        ],
+    }
+    gid = client.post("/api/groups/import", json=export).json()["id"]
+    queries = client.app.state.groups.queries  # type: ignore[attr-defined]
+    whole = to_text(queries.export_json(gid)).encode()
+    cold = client.get(f"/api/groups/{gid}/export.json")  # every game read from the database
+    assert client.get(f"/api/groups/{gid}/stats").status_code == 200
+    warm = client.get(f"/api/groups/{gid}/export.json")  # every game kept by the statistics
+    for streamed in (cold, warm):
+        assert streamed.status_code == 200
+        assert streamed.headers["content-type"] == "application/json"
+        assert streamed.headers["content-disposition"] == (
+            f'attachment; filename="group-{gid}.json"'
+        )
+        assert streamed.content == whole
+    assert len(streamed.json()["games"]) == len(games)
+    missing = client.get("/api/groups/nope0000000000000000/export.json")
+    assert missing.status_code == 404 and missing.json()["code"] == "group_not_found"

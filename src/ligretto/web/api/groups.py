@@ -14,8 +14,8 @@ from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
-from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
 from ligretto.store.errors import (
     GameInGroupError,
@@ -323,12 +323,23 @@ def group_member(group_id: str, name: str, service: Groups, response: Response) 
 
 
 # No response model: the export is the group exchange format, key for key.
-@router.get("/{group_id}/export.json", responses=GROUP_ERRORS, response_model=None)
-def export_group(group_id: str, service: Groups, response: Response) -> dict[str, Any]:
-    """The whole group with every game and its rounds; never a token."""
-    data = service.queries.export_json(group_id)
-    response.headers["Content-Disposition"] = f'attachment; filename="group-{group_id}.json"'
-    return data
+@router.get(
+    "/{group_id}/export.json",
+    responses={**GROUP_ERRORS, 200: {"content": {"application/json": {"schema": {}}}}},
+    response_class=StreamingResponse,
+)
+async def export_group(group_id: str, service: Groups) -> StreamingResponse:
+    """The whole group with every game and its rounds; never a token.
+
+    Streamed: the games are read and written a few at a time in a thread,
+    so a large group neither fills memory nor holds the server's event loop.
+    """
+    pieces = await run_in_threadpool(service.queries.export_stream, group_id)
+    return StreamingResponse(
+        iterate_in_threadpool(pieces),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'},
+    )
 
 
 @router.get("/{group_id}/stats.csv", responses=GROUP_ERRORS, response_class=Response)
