@@ -267,3 +267,28 @@ def test_t6_the_streamed_export_is_the_exchange_format_byte_for_byte(
     assert len(streamed.json()["games"]) == len(games)
     missing = client.get("/api/groups/nope0000000000000000/export.json")
     assert missing.status_code == 404 and missing.json()["code"] == "group_not_found"
+
+
+def test_t6_a_group_import_holds_at_most_max_group_rounds(client: TestClient) -> None:
+    from ligretto.tafel.limits import MAX_GROUP_ROUNDS
+
+    # The rounds are counted before any is checked: empty ones will do.
+    games = [{"played_at": "2025-01-01T19:00", "game": {"rounds": [{}] * 1000}}]
+    body = {"name": "Family", "members": ["Anna"], "games": games * (MAX_GROUP_ROUNDS // 1000 + 1)}
+    refused = client.post("/api/groups/import", json=body)
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "too_many_rounds"
+    assert refused.json()["detail"].startswith(f"a group import holds at most {MAX_GROUP_ROUNDS}")
+
+
+def test_a_group_import_of_too_many_json_values_is_refused_before_parsing(
+    client: TestClient,
+) -> None:
+    from ligretto.web.limits import GROUP_IMPORT_VALUES
+
+    # Empty lists: three bytes each, yet several times that in memory once parsed.
+    body = b'{"name":"x","games":[' + b",".join([b"[]"] * (GROUP_IMPORT_VALUES // 5 + 1)) + b"]}"
+    refused = client.post(
+        "/api/groups/import", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert refused.status_code == 413 and refused.json()["code"] == "too_large"

@@ -172,6 +172,13 @@ def link_games(conn: Connection, group_id: str, links: list[tuple[str, datetime]
         )
 
 
+def delete_games(conn: Connection, game_ids: list[str]) -> None:
+    """Delete games with their rounds and history (a failed import's)."""
+    for start in range(0, len(game_ids), ROUND_QUERY_CHUNK):
+        chunk = game_ids[start : start + ROUND_QUERY_CHUNK]
+        conn.execute(delete(GameRow).where(GameRow.id.in_(chunk)))
+
+
 def unlink_game(conn: Connection, group_id: str, game_id: str) -> bool:
     result = conn.execute(
         delete(GroupGameRow).where(

@@ -32,7 +32,7 @@ from ligretto.tafel.errors import Code, GroupError, InvalidGameError, TafelError
 from ligretto.tafel.exchange import game_from_json, game_to_json
 from ligretto.tafel.game import Game
 from ligretto.tafel.groups import Group
-from ligretto.tafel.limits import MAX_GROUP_GAMES
+from ligretto.tafel.limits import MAX_GROUP_GAMES, MAX_GROUP_ROUNDS
 from ligretto.tafel.stats import PlayedGame, Season
 
 EXPORT_FORMAT = "ligretto-group"
@@ -179,6 +179,7 @@ def group_from_json(data: object) -> ImportedGroup:
         raise _bad_import("games must be a list")
     if len(items) > MAX_GROUP_GAMES:
         raise _bad_import(f"a group import holds at most {MAX_GROUP_GAMES} games")
+    _check_rounds(items)
     games: list[tuple[Game, datetime]] = []
     for index, item in enumerate(items, start=1):
         try:
@@ -194,6 +195,24 @@ def group_from_json(data: object) -> ImportedGroup:
             raise error.with_message(f"game {index}: {error.message}") from None
         games.append((game, played_at))
     return ImportedGroup(group, season, tuple(games))
+
+
+def _check_rounds(items: list[Any]) -> None:
+    """Refuse an import of more than MAX_GROUP_ROUNDS rounds before checking any of them."""
+    total = 0
+    for item in items:
+        exported = item.get("game") if isinstance(item, Mapping) else None
+        rounds = exported.get("rounds") if isinstance(exported, Mapping) else None
+        if isinstance(rounds, list):
+            total += len(rounds)
+    if total > MAX_GROUP_ROUNDS:
+        raise InvalidGameError(
+            Code.TOO_MANY_ROUNDS,
+            f"a group import holds at most {MAX_GROUP_ROUNDS} rounds, this one {total};"
+            " a group grows past that only game by game",
+            rule="T6",
+            params={"limit": MAX_GROUP_ROUNDS},
+        )
 
 
 def _moment(value: object) -> datetime:

@@ -26,9 +26,9 @@ from ligretto.store.errors import (
 )
 from ligretto.store.group_queries import league_season
 from ligretto.store.groups import GroupService
-from ligretto.store.results import StoredGroup
+from ligretto.store.results import CreatedGroup, StoredGroup
 from ligretto.tafel.errors import Code
-from ligretto.tafel.group_exchange import season_from_json
+from ligretto.tafel.group_exchange import group_from_json, season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.stats import select_history
 from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
@@ -62,6 +62,7 @@ from ligretto.web.api.group_schemas import (
 )
 from ligretto.web.api.responses import created_out, set_version
 from ligretto.web.deps import ExpectedVersion, absolute, group_edit_link
+from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
 
 router = APIRouter(prefix="/api/groups", tags=["groups"])
 
@@ -127,15 +128,39 @@ _IMPORT_BODY: dict[str, Any] = {
 
 @router.post("/import", status_code=201, responses=GROUP_ERRORS, openapi_extra=_IMPORT_BODY)
 async def import_group(service: Groups, request: Request, response: Response) -> GroupImportedOut:
-    """Import a group's export as a new group (new ids and tokens); every game is checked."""
+    """Import a group's export as a new group (new ids and tokens); every game is checked.
+
+    At most ``MAX_GROUP_ROUNDS`` rounds (422 ``too_many_rounds``) and a bounded
+    number of JSON values (413 ``too_large``, counted before parsing). The
+    parsing, the checks and the writes run in a thread, the writes in short
+    transactions (:meth:`~ligretto.store.groups.GroupService.import_group`).
+    """
     problem = content_type_problem(request.headers.get("content-type"))
     if problem:
         raise ApiError(422, "invalid_request", problem)
-    data = await run_in_threadpool(parse_import, await request.body())
-    created = await run_in_threadpool(service.import_group, data)
+    # Read as chunks rather than request.body(), which would keep the body
+    # on the request until the answer is sent.
+    chunks = [chunk async for chunk in request.stream()]
+    created = await run_in_threadpool(_import, service, chunks)
     out = _created(request, response, created.stored, created.token).model_dump()
     out["game_tokens"] = created.game_tokens
     return GroupImportedOut.model_validate(out)
+
+
+def _import(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
+    body = b"".join(chunks)
+    chunks.clear()
+    if json_values(body) > GROUP_IMPORT_VALUES:
+        raise ApiError(
+            413,
+            "too_large",
+            f"the export holds more than {GROUP_IMPORT_VALUES} JSON values; nothing was imported",
+        )
+    # Parsed and checked in one expression: the parsed text is freed as soon
+    # as the games are checked, and the body before anything is written.
+    imported = group_from_json(parse_import(body))
+    del body
+    return service.write_import(imported)
 
 
 @router.get("/{group_id}", responses=GROUP_ERRORS)
