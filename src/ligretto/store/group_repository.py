@@ -16,8 +16,15 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from ligretto.store.errors import GroupNotFoundError
-from ligretto.store.models import GameRow, GroupGameRow, GroupRow, MemberRow, RoundRow
-from ligretto.store.repository import Lock
+from ligretto.store.models import (
+    EventRow,
+    GameRow,
+    GroupGameRow,
+    GroupRow,
+    MemberRow,
+    RoundRow,
+)
+from ligretto.store.repository import Lock, NewGameRows
 from ligretto.store.results import StoredGroup
 from ligretto.store.rows import aware, restore_game, restore_round
 from ligretto.store.tokens import is_game_id
@@ -170,6 +177,18 @@ def link_games(conn: Connection, group_id: str, links: list[tuple[str, datetime]
             insert(GroupGameRow),
             [{"group_id": group_id, "game_id": g, "played_at": at} for g, at in links],
         )
+
+
+def insert_games(conn: Connection, games: list[NewGameRows], history: list[dict[str, Any]]) -> None:
+    """Insert imported games, their rounds and their history rows: three statements."""
+    if not games:
+        return
+    conn.execute(insert(GameRow), [g.game for g in games])
+    rounds = [r for g in games for r in g.rounds]
+    if rounds:
+        conn.execute(insert(RoundRow), rounds)
+    if history:
+        conn.execute(insert(EventRow), history)
 
 
 def delete_games(conn: Connection, game_ids: list[str]) -> None:

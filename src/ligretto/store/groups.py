@@ -15,6 +15,7 @@ members' pages, the export) and the results they keep are
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -225,16 +226,19 @@ class GroupService:
                     )
                     tokens[game_id] = game_token
                     links.append((game_id, played_at))
+                history = [
+                    {
+                        "game_id": rows.game["id"],
+                        "version": 1,
+                        "at": now,
+                        "action": "import",
+                        "round_n": None,
+                        "detail": json.dumps({"rounds": len(rows.rounds)}),
+                    }
+                    for rows in prepared
+                ]
                 with busy_guard(), self._writer.begin() as conn:
-                    for rows in prepared:
-                        repository.insert_game(conn, rows)
-                        repository.append_history(
-                            conn,
-                            rows.game["id"],
-                            1,
-                            now,
-                            Change("import", detail={"rounds": len(rows.rounds)}),
-                        )
+                    sql.insert_games(conn, prepared, history)
             group_id, token = new_game_id(), new_token()
             with busy_guard(), self._writer.begin() as conn:
                 sql.insert_group(conn, group_id, hash_token(token), group, now)
