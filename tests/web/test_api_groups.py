@@ -292,3 +292,44 @@ def test_a_group_import_of_too_many_json_values_is_refused_before_parsing(
         "/api/groups/import", content=body, headers={"Content-Type": "application/json"}
     )
     assert refused.status_code == 413 and refused.json()["code"] == "too_large"
+
+
+def test_a_large_groups_first_statistics_answer_202_and_are_prepared_meanwhile(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from ligretto.store import group_queries
+
+    group = _group(client)
+    gid, token = group["id"], group["token"]
+    game = client.post(
+        f"/api/groups/{gid}/games",
+        json={"players": ["Anna", "Ben"], "mode": "rounds", "rounds": 1},
+        headers=_auth(token),
+    ).json()["game"]
+    _play(client, game, [([0, 3], [20, 12])])
+    # Every group counts as large: nothing is kept yet, so every answer is prepared.
+    monkeypatch.setattr(group_queries, "PREPARE_ABOVE_ROUNDS", 0)
+    paths = [
+        f"/api/groups/{gid}/stats.csv",
+        f"/api/groups/{gid}/league?all=true",
+        f"/api/groups/{gid}/members/anna",
+        f"/api/groups/{gid}/games",
+    ]
+    for path in paths:
+        first = client.get(path)
+        assert first.status_code == 202, path
+        assert first.json()["code"] == "preparing"
+        assert first.headers["retry-after"] == "5"
+        for _ in range(200):  # the background work is short here; ask again until it is kept
+            answer = client.get(path)
+            if answer.status_code != 202:
+                break
+            time.sleep(0.05)
+        assert answer.status_code == 200, path
+    # The table of statistics was prepared for the CSV: the JSON answers at once.
+    assert client.get(f"/api/groups/{gid}/stats").json()["members"][0]["points"] == 20
+    assert client.get(paths[2]).json()["round_points"] == [20]
+    assert client.get(f"/api/groups/{gid}/members/nobody").status_code == 404
+    assert client.get("/api/groups/nope0000000000000000/stats").status_code == 404

@@ -89,6 +89,18 @@ def fingerprint(conn: Connection, group_id: str) -> tuple[int, int, int]:
     return int(version), int(count), int(total)
 
 
+def count_rounds(conn: Connection, group_id: str) -> int:
+    """How many rounds the group's games hold together (what its statistics read)."""
+    return int(
+        conn.execute(
+            select(func.count())
+            .select_from(RoundRow)
+            .join(GroupGameRow, GroupGameRow.game_id == RoundRow.game_id)
+            .where(GroupGameRow.group_id == group_id)
+        ).scalar_one()
+    )
+
+
 def read_game_rows(conn: Connection, group_id: str) -> list[Row[Any]]:
     """The rows of the group's games (players, settings, version, when played), oldest first."""
     return list(

@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await stop_tables(_app)
             await loop_lag.stop()
+            groups.queries.close()  # large groups' statistics still waiting to be prepared
             if listener is not None:
                 await anyio.to_thread.run_sync(listener.stop)
             hub.close()  # ends every live-update stream

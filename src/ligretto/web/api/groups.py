@@ -10,6 +10,7 @@ by :mod:`ligretto.web.api.group_answers`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
@@ -24,13 +25,14 @@ from ligretto.store.errors import (
     StoreCode,
     StoreError,
 )
-from ligretto.store.group_queries import league_season
+from ligretto.store.group_queries import league_key, league_season
 from ligretto.store.groups import GroupService
 from ligretto.store.results import CreatedGroup, StoredGroup
 from ligretto.tafel.errors import Code
 from ligretto.tafel.group_exchange import group_from_json, season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-from ligretto.tafel.stats import select_history
+from ligretto.tafel.names import name_key
+from ligretto.tafel.stats import Season, select_history
 from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
 from ligretto.web.api.exports import LANG_QUERY, STYLE_QUERY, export_language, spreadsheet
 from ligretto.web.api.games import parse_import
@@ -61,6 +63,7 @@ from ligretto.web.api.group_schemas import (
     StatsOut,
 )
 from ligretto.web.api.responses import created_out, set_version
+from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.deps import ExpectedVersion, absolute, group_edit_link
 from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
 
@@ -94,6 +97,44 @@ async def group_token(
 
 
 GroupToken = Annotated[str, Depends(group_token)]
+
+
+PREPARING_RETRY_AFTER = 5
+"""Seconds a client waits before asking again for a large group's answer."""
+
+PREPARED_ERRORS: dict[int | str, dict[str, Any]] = {
+    **GROUP_ERRORS,
+    202: {
+        "model": ErrorOut,
+        "description": "a large group's answer is being prepared (code `preparing`);"
+        " ask again after Retry-After seconds",
+    },
+}
+
+
+async def preparing(
+    service: GroupService, group_id: str, whats: tuple[str, ...], work: Callable[[], object]
+) -> Response | None:
+    """None when the answers *whats* can be given now; else 202, and *work* started.
+
+    A large group's first statistics take seconds: rather than hold a worker
+    for that long, the request starts them in the background
+    (:meth:`~ligretto.store.group_queries.GroupQueries.prepare`) and is told
+    to come back.
+    """
+    queries = service.queries
+    if await run_in_threadpool(queries.ready, group_id, whats):
+        return None
+    queries.prepare(group_id, whats, work)
+    return JSONResponse(
+        {
+            "detail": "The group's statistics are being prepared; ask again in"
+            f" {PREPARING_RETRY_AFTER} s.",
+            "code": "preparing",
+        },
+        status_code=202,
+        headers={"Retry-After": str(PREPARING_RETRY_AFTER), "Cache-Control": "no-store"},
+    )
 
 
 # ------------------------------------------------------------------ routes
@@ -288,24 +329,40 @@ Member = Annotated[str | None, Query(max_length=4 * MAX_NAME_LENGTH)]
 Year = Annotated[int | None, Query(ge=1, le=9999)]
 
 
-@router.get("/{group_id}/games", responses=GROUP_ERRORS)
-def group_history(
+@router.get("/{group_id}/games", responses=PREPARED_ERRORS, response_model=list[HistoryItemOut])
+async def group_history(
     group_id: str,
     service: Groups,
     request: Request,
     member: Member = None,
     year: Year = None,
     mode: Literal["target", "rounds"] | None = None,
-) -> list[HistoryItemOut]:
-    """Every game of the group, newest first; filter by member, year and mode."""
-    items = select_history(service.queries.history(group_id), member=member, year=year, mode=mode)
+) -> list[HistoryItemOut] | Response:
+    """Every game of the group, newest first; filter by member, year and mode.
+
+    202 while a large group's history is being prepared.
+    """
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("history",), lambda: queries.history(group_id))
+    if waiting is not None:
+        return waiting
+    every = await run_in_threadpool(queries.history, group_id)
+    items = select_history(every, member=member, year=year, mode=mode)
     return [HistoryItemOut.model_validate(history_item_out(request, i)) for i in items]
 
 
-@router.get("/{group_id}/stats", responses=GROUP_ERRORS)
-def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut:
-    """Every member's statistics and the head-to-head table, from the rounds."""
-    stats = service.queries.stats(group_id)
+@router.get("/{group_id}/stats", responses=PREPARED_ERRORS, response_model=StatsOut)
+async def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut | Response:
+    """Every member's statistics and the head-to-head table, from the rounds.
+
+    202 while a large group's statistics are being prepared (ask again after
+    ``Retry-After`` seconds).
+    """
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("stats",), lambda: queries.stats(group_id))
+    if waiting is not None:
+        return waiting
+    stats = await run_in_threadpool(queries.stats, group_id)
     set_version(response, stats.group.version)
     return StatsOut.model_validate(
         {
@@ -315,8 +372,8 @@ def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut:
     )
 
 
-@router.get("/{group_id}/league", responses=GROUP_ERRORS)
-def group_league(
+@router.get("/{group_id}/league", responses=PREPARED_ERRORS, response_model=LeagueOut)
+async def group_league(
     group_id: str,
     service: Groups,
     response: Response,
@@ -324,23 +381,45 @@ def group_league(
     start: date | None = None,
     end: date | None = None,
     everything: Annotated[bool, Query(alias="all", description="every game")] = False,
-) -> LeagueOut:
+) -> LeagueOut | Response:
     """The league of a season, ranked by rating (mu − 3·sigma), with wins and points.
 
     The season: ``all=true`` every game, ``year``, ``start`` and ``end``, else
-    the group's own season, else this calendar year.
+    the group's own season, else this calendar year. 202 while a large
+    group's league is being prepared.
     """
-    found = service.queries.league(
-        group_id, lambda s: league_season(s, year, start, end, everything)
+    queries = service.queries
+
+    def pick(stored: StoredGroup) -> Season | None:
+        return league_season(stored, year, start, end, everything)
+
+    season = pick(await run_in_threadpool(queries.get_group, group_id))
+    waiting = await preparing(
+        service, group_id, (league_key(season),), lambda: queries.league(group_id, pick)
     )
+    if waiting is not None:
+        return waiting
+    found = await run_in_threadpool(queries.league, group_id, pick)
     set_version(response, found.group.version)
     return LeagueOut.model_validate(league_out(found.table))
 
 
-@router.get("/{group_id}/members/{name}", responses=GROUP_ERRORS)
-def group_member(group_id: str, name: str, service: Groups, response: Response) -> MemberOut:
-    """One member: statistics, head-to-head, rating over time, points of every round."""
-    member = service.queries.member(group_id, name)
+@router.get("/{group_id}/members/{name}", responses=PREPARED_ERRORS, response_model=MemberOut)
+async def group_member(
+    group_id: str, name: str, service: Groups, response: Response
+) -> MemberOut | Response:
+    """One member: statistics, head-to-head, rating over time, points of every round.
+
+    202 while a large group's answer is being prepared.
+    """
+    queries = service.queries
+    stored = await run_in_threadpool(queries.get_group, group_id)
+    known = next((m for m in stored.members if name_key(m) == name_key(name)), None)
+    whats = ("stats",) if known is None else ("stats", f"member:{known}")
+    waiting = await preparing(service, group_id, whats, lambda: queries.member(group_id, name))
+    if waiting is not None:
+        return waiting
+    member = await run_in_threadpool(queries.member, group_id, name)
     if member is None:
         raise ApiError(404, Code.NOT_A_MEMBER.value, "there is no member of this name in the group")
     set_version(response, member.group.version)
@@ -367,16 +446,21 @@ async def export_group(group_id: str, service: Groups) -> StreamingResponse:
     )
 
 
-@router.get("/{group_id}/stats.csv", responses=GROUP_ERRORS, response_class=Response)
-def export_stats_csv(
+@router.get("/{group_id}/stats.csv", responses=PREPARED_ERRORS, response_class=Response)
+async def export_stats_csv(
     group_id: str,
     service: Groups,
     request: Request,
     style: Annotated[Literal["rfc", "regional", "de"], STYLE_QUERY] = "rfc",
     lang: Annotated[str | None, LANG_QUERY] = None,
 ) -> Response:
-    """Every member's statistics, one line each."""
-    text, suffix = stats_csv(service.queries.stats(group_id).members), ""
+    """Every member's statistics, one line each (202 while a large group's are prepared)."""
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("stats",), lambda: queries.stats(group_id))
+    if waiting is not None:
+        return waiting
+    stats = await run_in_threadpool(queries.stats, group_id)
+    text, suffix = stats_csv(stats.members), ""
     if style != "rfc":
         language = export_language(request, style, lang)
         text, suffix = spreadsheet(text, stats_header(language)), f"-{language}"
