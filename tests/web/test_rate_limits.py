@@ -89,3 +89,22 @@ def test_a_trusted_proxy_names_the_client_and_an_untrusted_one_does_not(tmp_path
         assert direct.post("/api/games", json=PLAYERS).status_code == 201
         spoofed = direct.post("/api/games", json=PLAYERS, headers={"X-Forwarded-For": "192.0.2.3"})
         assert spoofed.status_code == 429
+
+
+def test_group_imports_and_exports_have_their_own_limits(tmp_path: Path) -> None:
+    with make_client(
+        tmp_path, rate_group_import="2/minute", rate_group_export="2/minute"
+    ) as client:
+        group = {"name": "Family", "members": ["Anna", "Ben"], "games": []}
+        imported = [client.post("/api/groups/import", json=group) for _ in range(2)]
+        assert [r.status_code for r in imported] == [201, 201]
+        refused = client.post("/api/groups/import", json=group)
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        gid = imported[0].json()["id"]
+        exports = [client.get(f"/api/groups/{gid}/export.json").status_code for _ in range(3)]
+        assert exports == [200, 200, 429]
+        # A game's import keeps its own budget, and reading the group is not limited.
+        assert (
+            client.post("/api/games/import", json={"players": ["Anna", "Ben"]}).status_code == 201
+        )
+        assert client.get(f"/api/groups/{gid}").status_code == 200
