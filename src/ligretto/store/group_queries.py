@@ -140,8 +140,15 @@ Reading and counting 10,000 rounds takes about two seconds on one core (the
 statistics of 40,000 rounds about eight); a smaller group is answered at once.
 """
 
-PREPARING_AT_ONCE = 2
-"""Large groups' answers computed in the background at the same time (threads)."""
+PREPARING_AT_ONCE = 1
+"""Large groups' answers computed in the background at the same time (threads).
+
+One: every thread that runs Python competes with the event loop for the
+interpreter lock, so the loop waits longer with each such thread."""
+
+HEAVY_WORK = threading.Semaphore(1)
+"""Held by a large group's import and by the background preparation of its answers:
+one of them at a time per process (the others wait), for the same reason."""
 
 PREPARING_QUEUED = 16
 """Answers waiting to be prepared; past that a request is told to come back later."""
@@ -230,7 +237,8 @@ class GroupQueries:
 
         def run() -> None:
             try:
-                work()
+                with HEAVY_WORK:
+                    work()
             except Exception:  # the request that asks again gets the error itself
                 log.exception("preparing %s of group %s failed", whats, group_id)
             finally:
