@@ -241,6 +241,16 @@ IMPORT_ALONE_ABOVE = 1024 * 1024
 """Bytes of a group import past which it waits for other large group work (HEAVY_WORK)."""
 
 
+def _paused_pieces(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """Each piece of a streamed export read and encoded with the collector paused."""
+    while True:
+        with collector_paused():
+            piece = next(pieces, None)
+        if piece is None:
+            return
+        yield piece
+
+
 def _import(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
     if sum(len(c) for c in chunks) <= IMPORT_ALONE_ABOVE:
         return _import_body(service, chunks)
@@ -500,7 +510,7 @@ async def export_group(group_id: str, service: Groups) -> StreamingResponse:
     """
     pieces = await run_in_threadpool(service.queries.export_stream, group_id)
     return StreamingResponse(
-        iterate_in_threadpool(pieces),
+        iterate_in_threadpool(_paused_pieces(pieces)),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'},
     )
