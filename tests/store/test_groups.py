@@ -186,3 +186,53 @@ def test_a_game_of_a_group_is_read_with_its_players_places_in_the_member_list(
     assert tafel.get_game(game.stored.id).member_places == (3, 0, 4)
     alone = tafel.create_game(["Kari", "Anna"])
     assert tafel.get_game(alone.stored.id).member_places is None
+
+
+def test_an_import_writes_in_short_transactions_and_a_failed_one_leaves_nothing(
+    groups: GroupService, tafel: TafelService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy import func, select
+
+    from ligretto.store import group_repository
+    from ligretto.store import groups as group_module
+    from ligretto.store.models import GameRow, RoundRow
+
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    for _ in range(3):
+        game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=2)
+        for n in (1, 2):
+            tafel.open_round(game.stored.id, game.edit_token, [0, 3])
+            tafel.complete_round(game.stored.id, game.edit_token, n, [20, 12])
+    data = groups.queries.export_json(gid)
+
+    def counts() -> tuple[int, int]:
+        with groups.engine.connect() as conn:
+            return (
+                conn.execute(select(func.count()).select_from(GameRow)).scalar_one(),
+                conn.execute(select(func.count()).select_from(RoundRow)).scalar_one(),
+            )
+
+    before = counts()
+    # Three rounds a transaction: the games of two rounds go one at a time.
+    monkeypatch.setattr(group_module, "IMPORT_BATCH_ROUNDS", 3)
+    begun: list[int] = []
+    real_begin = groups._writer.begin
+    monkeypatch.setattr(groups._writer, "begin", lambda: begun.append(1) or real_begin())
+
+    def refused(*_args: object) -> None:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(group_repository, "link_games", refused)
+    with pytest.raises(RuntimeError):
+        groups.import_group(data)
+    assert counts() == before  # the games written before the failure were deleted again
+    monkeypatch.undo()
+    monkeypatch.setattr(group_module, "IMPORT_BATCH_ROUNDS", 3)
+    monkeypatch.setattr(groups._writer, "begin", lambda: begun.append(1) or real_begin())
+    begun.clear()
+    copy = groups.import_group(data)
+    assert len(begun) == 4  # three games, one transaction each, then the group
+    assert counts() == (before[0] + 3, before[1] + 6)
+    _, games = groups.queries.played_games(copy.stored.id)
+    assert [g.game.totals for g in games] == [(40, 12)] * 3

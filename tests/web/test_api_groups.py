@@ -243,3 +243,109 @@ def test_t1_a_look_alike_name_is_no_new_member(client: TestClient) -> None:
     # and the look-alike spelling finds the member it looks like
     found = client.get(f"/api/groups/{gid}/members/\u0410nna")
     assert found.status_code == 200 and found.json()["stats"]["name"] == "Anna", found.text
+
+
+def test_t6_the_streamed_export_is_the_exchange_format_byte_for_byte(
+    client: TestClient,
+) -> None:
+    from ligretto.store.group_queries import EXPORT_BATCH
+    from ligretto.tafel.exchange import game_to_json
+    from ligretto.tafel.group_exchange import to_text
+
+    members, games = simulated_group(2 * EXPORT_BATCH + 5, seed=3)
+    export = {
+        "name": "Bøkene på fjellet «Ål»",
+        "members": members,
+        "season": {"start": "2025-03-01", "end": "2026-02-28"},
+        "games": [
+            {
+                "played_at": g.played_at.isoformat(),
+                "game": game_to_json(
+                    g.game, game_id=g.id, version=1, created_at=g.played_at, updated_at=g.played_at
+                ),
+            }
+            for g in games
+        ],
+    }
+    gid = client.post("/api/groups/import", json=export).json()["id"]
+    queries = client.app.state.groups.queries  # type: ignore[attr-defined]
+    whole = to_text(queries.export_json(gid)).encode()
+    cold = client.get(f"/api/groups/{gid}/export.json")  # every game read from the database
+    assert client.get(f"/api/groups/{gid}/stats").status_code == 200
+    warm = client.get(f"/api/groups/{gid}/export.json")  # every game kept by the statistics
+    for streamed in (cold, warm):
+        assert streamed.status_code == 200
+        assert streamed.headers["content-type"] == "application/json"
+        assert streamed.headers["content-disposition"] == (
+            f'attachment; filename="group-{gid}.json"'
+        )
+        assert streamed.content == whole
+    assert len(streamed.json()["games"]) == len(games)
+    missing = client.get("/api/groups/nope0000000000000000/export.json")
+    assert missing.status_code == 404 and missing.json()["code"] == "group_not_found"
+
+
+def test_t6_a_group_import_holds_at_most_max_group_rounds(client: TestClient) -> None:
+    from ligretto.tafel.limits import MAX_GROUP_ROUNDS
+
+    # The rounds are counted before any is checked: empty ones will do.
+    games = [{"played_at": "2025-01-01T19:00", "game": {"rounds": [{}] * 1000}}]
+    body = {"name": "Family", "members": ["Anna"], "games": games * (MAX_GROUP_ROUNDS // 1000 + 1)}
+    refused = client.post("/api/groups/import", json=body)
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "too_many_rounds"
+    assert refused.json()["detail"].startswith(f"a group import holds at most {MAX_GROUP_ROUNDS}")
+
+
+def test_a_group_import_of_too_many_json_values_is_refused_before_parsing(
+    client: TestClient,
+) -> None:
+    from ligretto.web.limits import GROUP_IMPORT_VALUES
+
+    # Empty lists: three bytes each, yet several times that in memory once parsed.
+    body = b'{"name":"x","games":[' + b",".join([b"[]"] * (GROUP_IMPORT_VALUES // 5 + 1)) + b"]}"
+    refused = client.post(
+        "/api/groups/import", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert refused.status_code == 413 and refused.json()["code"] == "too_large"
+
+
+def test_a_large_groups_first_statistics_answer_202_and_are_prepared_meanwhile(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from ligretto.store import group_queries
+
+    group = _group(client)
+    gid, token = group["id"], group["token"]
+    game = client.post(
+        f"/api/groups/{gid}/games",
+        json={"players": ["Anna", "Ben"], "mode": "rounds", "rounds": 1},
+        headers=_auth(token),
+    ).json()["game"]
+    _play(client, game, [([0, 3], [20, 12])])
+    # Every group counts as large: nothing is kept yet, so every answer is prepared.
+    monkeypatch.setattr(group_queries, "PREPARE_ABOVE_ROUNDS", 0)
+    paths = [
+        f"/api/groups/{gid}/stats.csv",
+        f"/api/groups/{gid}/league?all=true",
+        f"/api/groups/{gid}/members/anna",
+        f"/api/groups/{gid}/games",
+    ]
+    for path in paths:
+        first = client.get(path)
+        assert first.status_code == 202, path
+        assert first.json()["code"] == "preparing"
+        assert first.headers["retry-after"] == "5"
+        for _ in range(200):  # the background work is short here; ask again until it is kept
+            answer = client.get(path)
+            if answer.status_code != 202:
+                break
+            time.sleep(0.05)
+        assert answer.status_code == 200, path
+    # The table of statistics was prepared for the CSV: the JSON answers at once.
+    assert client.get(f"/api/groups/{gid}/stats").json()["members"][0]["points"] == 20
+    assert client.get(paths[2]).json()["round_points"] == [20]
+    assert client.get(f"/api/groups/{gid}/members/nobody").status_code == 404
+    assert client.get("/api/groups/nope0000000000000000/stats").status_code == 404

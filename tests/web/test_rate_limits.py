@@ -171,3 +171,22 @@ def test_the_prefixes_are_read_from_the_environment_and_checked(
         monkeypatch.delenv(f"LIGRETTO_RATE_LIMIT_{name.upper()}_PREFIX")
     with pytest.raises(ValueError, match="ipv6_prefix must be between 0 and 128"):
         RateLimits(ipv6_prefix=129)
+
+
+def test_group_imports_and_exports_have_their_own_limits(tmp_path: Path) -> None:
+    with make_client(
+        tmp_path, rate_group_import="2/minute", rate_group_export="2/minute"
+    ) as client:
+        group = {"name": "Family", "members": ["Anna", "Ben"], "games": []}
+        imported = [client.post("/api/groups/import", json=group) for _ in range(2)]
+        assert [r.status_code for r in imported] == [201, 201]
+        refused = client.post("/api/groups/import", json=group)
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        gid = imported[0].json()["id"]
+        exports = [client.get(f"/api/groups/{gid}/export.json").status_code for _ in range(3)]
+        assert exports == [200, 200, 429]
+        # A game's import keeps its own budget, and reading the group is not limited.
+        assert (
+            client.post("/api/games/import", json={"players": ["Anna", "Ben"]}).status_code == 201
+        )
+        assert client.get(f"/api/groups/{gid}").status_code == 200

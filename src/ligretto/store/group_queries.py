@@ -10,6 +10,13 @@ only that game's rounds are read again. The ratings continue from their
 last result (:class:`~ligretto.tafel.ratings.RatingMemo`), one memo per
 group and season, used under its lock.
 
+A large group's first reading takes seconds (every round is read and
+counted). :meth:`GroupQueries.ready` tells whether an answer is at hand —
+kept, or the group small enough to compute it at once — and otherwise
+computes it in the background (:meth:`GroupQueries.prepare`, at most
+:data:`PREPARING_AT_ONCE` at a time), so that the API can answer 202 and
+the client asks again, instead of a request holding a worker for that long.
+
 The JSON API (:mod:`ligretto.web.api.groups`) and the pages
 (:mod:`ligretto.web.pages.group_view`, :mod:`ligretto.web.pages.group_members`)
 ask the same questions here and share one cache entry per answer.
@@ -17,21 +24,25 @@ ask the same questions here and share one cache entry per answer.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine
+from sqlalchemy.engine import Row
 
 from ligretto.store import group_repository as sql
 from ligretto.store.database import busy_guard
 from ligretto.store.results import StoredGroup
+from ligretto.tafel import Round
 from ligretto.tafel.ending import FamilyNote, family_note
 from ligretto.tafel.errors import Code, GroupError
-from ligretto.tafel.group_exchange import group_to_json
+from ligretto.tafel.group_exchange import group_json_chunks, group_to_json
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
 from ligretto.tafel.stats import (
@@ -48,7 +59,14 @@ from ligretto.tafel.stats import (
     round_points,
 )
 
-__all__ = ["GroupLeague", "GroupQueries", "GroupStats", "MemberData", "league_season"]
+__all__ = [
+    "GroupLeague",
+    "GroupQueries",
+    "GroupStats",
+    "MemberData",
+    "league_key",
+    "league_season",
+]
 
 T = TypeVar("T")
 
@@ -117,6 +135,55 @@ def league_season(
     return Season.year((today or datetime.now(UTC).date()).year)
 
 
+log = logging.getLogger(__name__)
+
+PREPARE_ABOVE_ROUNDS = 10_000
+"""A group of more rounds than this has its statistics prepared in the background.
+
+Reading and counting 10,000 rounds takes about two seconds on one core (the
+statistics of 40,000 rounds about eight); a smaller group is answered at once.
+"""
+
+PREPARING_AT_ONCE = 1
+"""Large groups' answers computed in the background at the same time (threads).
+
+One: every thread that runs Python competes with the event loop for the
+interpreter lock, so the loop waits longer with each such thread."""
+
+HEAVY_WORK = threading.Semaphore(1)
+"""Held by a large group's import and by the background preparation of its answers:
+one of them at a time per process (the others wait), for the same reason."""
+
+PREPARING_QUEUED = 16
+"""Answers waiting to be prepared; past that a request is told to come back later."""
+
+EXPORT_BATCH = 20
+"""Games whose rounds one read of a streamed export fetches (at most 20,000 rounds, T1)."""
+
+EXPORT_PIECE = 256 * 1024
+"""Bytes of JSON text gathered before a piece of a streamed export is sent."""
+
+
+def _joined(pieces: Iterator[str], size: int) -> Iterator[bytes]:
+    """*pieces* as UTF-8, gathered into pieces of about *size* bytes (fewer, larger writes)."""
+    gathered: list[bytes] = []
+    length = 0
+    for piece in pieces:
+        data = piece.encode()
+        gathered.append(data)
+        length += len(data)
+        if length >= size:
+            yield b"".join(gathered)
+            gathered, length = [], 0
+    if gathered:
+        yield b"".join(gathered)
+
+
+def league_key(season: Season | None) -> str:
+    """What a league of *season* is kept as (see :meth:`GroupQueries.ready`)."""
+    return "league:" + ("all" if season is None else f"{season.start}:{season.end}")
+
+
 class GroupQueries:
     """A group's reads and their results, kept per group. Thread-safe."""
 
@@ -134,6 +201,62 @@ class GroupQueries:
         self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
         self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
+        self._preparing: set[tuple[str, tuple[str, ...]]] = set()
+        self._executor: ThreadPoolExecutor | None = None
+
+    # ------------------------------------------------------ large groups' answers
+    def ready(self, group_id: str, whats: tuple[str, ...]) -> bool:
+        """Whether the answers *whats* name can be given now.
+
+        True when each is kept for the group as it is, or when the group
+        has at most :data:`PREPARE_ABOVE_ROUNDS` rounds; raises
+        :class:`~ligretto.store.errors.GroupNotFoundError`.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            mark = sql.fingerprint(conn, group_id)
+            with self._lock:
+                entry = self._computed.get(group_id)
+                kept = entry is not None and entry[0] == mark and all(w in entry[1] for w in whats)
+            small = kept or sql.count_rounds(conn, group_id) <= PREPARE_ABOVE_ROUNDS
+            conn.rollback()
+        return small
+
+    def prepare(self, group_id: str, whats: tuple[str, ...], work: Callable[[], object]) -> None:
+        """Run *work* (which computes and keeps *whats*) in the background, once at a time.
+
+        A request for the same answers while it runs starts nothing more;
+        with :data:`PREPARING_QUEUED` answers waiting, nothing is started
+        (the client is asked to come back anyway, and tries again).
+        """
+        key = (group_id, whats)
+        with self._lock:
+            if key in self._preparing or len(self._preparing) >= PREPARING_QUEUED:
+                return
+            self._preparing.add(key)
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(
+                    PREPARING_AT_ONCE, thread_name_prefix="group-answers"
+                )
+            executor = self._executor
+
+        def run() -> None:
+            try:
+                with HEAVY_WORK:
+                    work()
+            except Exception:  # the request that asks again gets the error itself
+                log.exception("preparing %s of group %s failed", whats, group_id)
+            finally:
+                with self._lock:
+                    self._preparing.discard(key)
+
+        executor.submit(run)
+
+    def close(self) -> None:
+        """Stop preparing: waiting work is dropped, running work ends on its own."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------ the answers
     def get_group(self, group_id: str) -> StoredGroup:
@@ -161,7 +284,7 @@ class GroupQueries:
     def league(self, group_id: str, pick: SeasonPick) -> GroupLeague:
         """The league of the season *pick* chooses; computed and kept per season."""
         season = pick(self.get_group(group_id))
-        key = "league:" + ("all" if season is None else f"{season.start}:{season.end}")
+        key = league_key(season)
         lock, memo = self._memo(group_id, key)
 
         def compute(stored: StoredGroup, games: list[PlayedGame]) -> GroupLeague:
@@ -218,6 +341,47 @@ class GroupQueries:
             season=stored.season,
             games=games,
         )
+
+    def export_stream(self, group_id: str) -> Iterator[bytes]:
+        """The export of :meth:`export_json` as UTF-8 JSON text, read and written in pieces.
+
+        The group and its games' rows are read now (an unknown group raises
+        here, before anything is sent); the rounds are read
+        :data:`EXPORT_BATCH` games at a time, each batch in its own short
+        read, and written out before the next is read. So a group of any
+        size holds at most one batch in memory and no lock or transaction
+        for the time the client takes to read. Each game is as it is when
+        its batch is read; games kept for the statistics are taken from
+        memory. Iterate in a thread: every piece is reading and encoding.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            row, group = sql.read_group(conn, group_id, "share")
+            rows = sql.read_game_rows(conn, group_id)
+            conn.rollback()
+        stored = sql.stored_group(row, group, len(rows))
+        pieces = group_json_chunks(
+            group_id=stored.id,
+            version=stored.version,
+            name=stored.name,
+            members=stored.members,
+            season=stored.season,
+            games=self._games_in_batches(rows),
+        )
+        return _joined(pieces, EXPORT_PIECE)
+
+    def _games_in_batches(self, rows: Sequence[Row[Any]]) -> Iterator[PlayedGame]:
+        for start in range(0, len(rows), EXPORT_BATCH):
+            batch = rows[start : start + EXPORT_BATCH]
+            with self._lock:
+                known = {r.id: self._games.get((r.id, r.version, r.played_at)) for r in batch}
+            missing = [game_id for game_id, played in known.items() if played is None]
+            rounds: dict[str, list[Round]] = {}
+            if missing:
+                with busy_guard(), self.engine.connect() as conn:
+                    rounds = sql.read_rounds_of(conn, missing)
+                    conn.rollback()
+            for r in batch:
+                yield known[r.id] or sql.played_game(r, rounds.get(r.id, []))
 
     # ---------------------------------------------------------- reading, kept
     def played_games(self, group_id: str) -> tuple[StoredGroup, list[PlayedGame]]:

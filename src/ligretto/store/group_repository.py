@@ -17,8 +17,15 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from ligretto.store.errors import GroupNotFoundError
-from ligretto.store.models import GameRow, GroupGameRow, GroupRow, MemberRow, RoundRow
-from ligretto.store.repository import Lock
+from ligretto.store.models import (
+    EventRow,
+    GameRow,
+    GroupGameRow,
+    GroupRow,
+    MemberRow,
+    RoundRow,
+)
+from ligretto.store.repository import Lock, NewGameRows
 from ligretto.store.results import StoredGroup
 from ligretto.store.rows import aware, restore_game, restore_round
 from ligretto.store.tokens import is_game_id
@@ -82,6 +89,18 @@ def fingerprint(conn: Connection, group_id: str) -> tuple[int, int, int]:
         .where(GroupGameRow.group_id == group_id)
     ).one()
     return int(version), int(count), int(total)
+
+
+def count_rounds(conn: Connection, group_id: str) -> int:
+    """How many rounds the group's games hold together (what its statistics read)."""
+    return int(
+        conn.execute(
+            select(func.count())
+            .select_from(RoundRow)
+            .join(GroupGameRow, GroupGameRow.game_id == RoundRow.game_id)
+            .where(GroupGameRow.group_id == group_id)
+        ).scalar_one()
+    )
 
 
 def read_game_rows(conn: Connection, group_id: str) -> list[Row[Any]]:
@@ -193,6 +212,25 @@ def link_games(conn: Connection, group_id: str, links: list[tuple[str, datetime]
             insert(GroupGameRow),
             [{"group_id": group_id, "game_id": g, "played_at": at} for g, at in links],
         )
+
+
+def insert_games(conn: Connection, games: list[NewGameRows], history: list[dict[str, Any]]) -> None:
+    """Insert imported games, their rounds and their history rows: three statements."""
+    if not games:
+        return
+    conn.execute(insert(GameRow), [g.game for g in games])
+    rounds = [r for g in games for r in g.rounds]
+    if rounds:
+        conn.execute(insert(RoundRow), rounds)
+    if history:
+        conn.execute(insert(EventRow), history)
+
+
+def delete_games(conn: Connection, game_ids: list[str]) -> None:
+    """Delete games with their rounds and history (a failed import's)."""
+    for start in range(0, len(game_ids), ROUND_QUERY_CHUNK):
+        chunk = game_ids[start : start + ROUND_QUERY_CHUNK]
+        conn.execute(delete(GameRow).where(GameRow.id.in_(chunk)))
 
 
 def unlink_game(conn: Connection, group_id: str, game_id: str) -> bool:

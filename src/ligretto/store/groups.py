@@ -15,7 +15,8 @@ members' pages, the export) and the results they keep are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,7 +37,7 @@ from ligretto.store.results import CreatedGame, CreatedGroup, StoredGame, Stored
 from ligretto.store.rows import aware
 from ligretto.store.tokens import hash_token, new_game_id, new_token, token_matches
 from ligretto.tafel import Deck, Game, Mode
-from ligretto.tafel.group_exchange import group_from_json, member_names
+from ligretto.tafel.group_exchange import ImportedGroup, group_from_json, member_names
 from ligretto.tafel.groups import Group, clean_group_name
 from ligretto.tafel.stats import Season
 
@@ -199,44 +200,74 @@ class GroupService:
     # ------------------------------------------------------------------ import
     def import_group(self, data: object) -> CreatedGroup:
         """A new group (new ids and tokens) from an export; every game is checked again."""
-        imported = group_from_json(data)
+        return self.write_import(group_from_json(data))
+
+    def write_import(self, imported: ImportedGroup) -> CreatedGroup:
+        """A new group (new ids and tokens) from an export read by ``group_from_json``.
+
+        Everything is checked before anything is written. The games are
+        written in transactions of about :data:`IMPORT_BATCH_ROUNDS` rounds,
+        so that no other write waits long for the database (SQLite has one
+        writer at a time); the group and its links to the games come last,
+        in one short transaction. Until then the games are in no group and
+        nobody knows their ids; if a write fails, they are deleted again, so
+        a refused import still leaves nothing behind.
+        """
         group, season, now = imported.group, imported.season, _now()
-        prepared: list[tuple[repository.NewGameRows, datetime]] = []
         tokens: dict[str, str] = {}
-        for game, played_at in imported.games:
-            game_id, game_token = new_game_id(), new_token()
-            tokens[game_id] = game_token
-            prepared.append(
-                (repository.new_game_rows(game_id, hash_token(game_token), game, now), played_at)
-            )
-        group_id, token = new_game_id(), new_token()
-        with busy_guard(), self._writer.begin() as conn:
-            sql.insert_group(conn, group_id, hash_token(token), group, now)
-            if season is not None:
-                sql.update_group(
-                    conn, group_id, 1, now, season_start=season.start, season_end=season.end
-                )
-            for rows, _ in prepared:
-                repository.insert_game(conn, rows)
-                repository.append_history(
-                    conn,
-                    rows.game["id"],
-                    1,
-                    now,
-                    Change("import", detail={"rounds": len(rows.rounds)}),
-                )
-            sql.link_games(conn, group_id, [(rows.game["id"], at) for rows, at in prepared])
+        links: list[tuple[str, datetime]] = []
+        try:
+            for batch in _batches(imported.games, IMPORT_BATCH_ROUNDS):
+                prepared: list[repository.NewGameRows] = []
+                for game, played_at in batch:
+                    game_id, game_token = new_game_id(), new_token()
+                    prepared.append(
+                        repository.new_game_rows(game_id, hash_token(game_token), game, now)
+                    )
+                    tokens[game_id] = game_token
+                    links.append((game_id, played_at))
+                history = [
+                    {
+                        "game_id": rows.game["id"],
+                        "version": 1,
+                        "at": now,
+                        "action": "import",
+                        "round_n": None,
+                        "detail": json.dumps({"rounds": len(rows.rounds)}),
+                    }
+                    for rows in prepared
+                ]
+                with busy_guard(), self._writer.begin() as conn:
+                    sql.insert_games(conn, prepared, history)
+            group_id, token = new_game_id(), new_token()
+            with busy_guard(), self._writer.begin() as conn:
+                sql.insert_group(conn, group_id, hash_token(token), group, now)
+                if season is not None:
+                    sql.update_group(
+                        conn, group_id, 1, now, season_start=season.start, season_end=season.end
+                    )
+                sql.link_games(conn, group_id, links)
+        except BaseException:
+            self._delete_games([game_id for game_id, _ in links])
+            raise
         stored = StoredGroup(
             group_id,
             1,
             group.name,
             tuple(m.name for m in group.members),
             season,
-            len(prepared),
+            len(links),
             now,
             now,
         )
         return CreatedGroup(stored, token, tokens)
+
+    def _delete_games(self, game_ids: list[str]) -> None:
+        """Delete the games an import wrote before it failed (their rounds go with them)."""
+        if not game_ids:
+            return
+        with self._writer.begin() as conn:
+            sql.delete_games(conn, game_ids)
 
     # --------------------------------------------------------------- internals
     def _locked(
@@ -269,6 +300,29 @@ class GroupService:
             aware(row.created_at),
             now,
         )
+
+
+IMPORT_BATCH_ROUNDS = 2_000
+"""Rounds an import writes per transaction (a game is never split).
+
+Writing 2,000 rounds takes a few tens of milliseconds, well inside the
+time another write waits for the lock (``LIGRETTO_BUSY_TIMEOUT``, 5 s)."""
+
+
+def _batches(
+    games: Sequence[tuple[Game, datetime]], rounds: int
+) -> Iterator[list[tuple[Game, datetime]]]:
+    """The games in runs of about *rounds* rounds (at least one game per run)."""
+    batch: list[tuple[Game, datetime]] = []
+    count = 0
+    for item in games:
+        if batch and count + len(item[0].rounds) > rounds:
+            yield batch
+            batch, count = [], 0
+        batch.append(item)
+        count += len(item[0].rounds)
+    if batch:
+        yield batch
 
 
 def _now() -> datetime:

@@ -22,7 +22,8 @@ checks everything again, as if each game were entered anew (T1–T3, T6).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -31,7 +32,7 @@ from ligretto.tafel.errors import Code, GroupError, InvalidGameError, TafelError
 from ligretto.tafel.exchange import game_from_json, game_to_json
 from ligretto.tafel.game import Game
 from ligretto.tafel.groups import Group
-from ligretto.tafel.limits import MAX_GROUP_GAMES
+from ligretto.tafel.limits import MAX_GROUP_GAMES, MAX_GROUP_ROUNDS
 from ligretto.tafel.stats import PlayedGame, Season
 
 EXPORT_FORMAT = "ligretto-group"
@@ -101,20 +102,67 @@ def group_to_json(
         "name": name,
         "members": list(members),
         "season": season_to_json(season),
-        "games": [
-            {
-                "played_at": g.played_at.isoformat(),
-                "game": game_to_json(
-                    g.game,
-                    game_id=g.id,
-                    version=0,
-                    created_at=g.played_at,
-                    updated_at=g.played_at,
-                ),
-            }
-            for g in games
-        ],
+        "games": [game_item(g) for g in games],
     }
+
+
+def game_item(played: PlayedGame) -> dict[str, Any]:
+    """One game of a group's export: when it was played, and the game's own export."""
+    return {
+        "played_at": played.played_at.isoformat(),
+        "game": game_to_json(
+            played.game,
+            game_id=played.id,
+            version=0,
+            created_at=played.played_at,
+            updated_at=played.played_at,
+        ),
+    }
+
+
+def to_text(data: object) -> str:
+    """Compact JSON text, as the API writes every answer (UTF-8 kept, no spaces)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def group_json_chunks(
+    *,
+    group_id: str,
+    version: int,
+    name: str,
+    members: Sequence[str],
+    season: Season | None,
+    games: Iterable[PlayedGame],
+) -> Iterator[str]:
+    """:func:`group_to_json` as JSON text, one game at a time.
+
+    The pieces joined are exactly ``to_text(group_to_json(...))``, but only
+    one game is ever held as data: a group of many games is written while
+    its games are read (the export is streamed).
+
+    >>> from datetime import UTC, datetime
+    >>> at = datetime(2026, 3, 5, 20, tzinfo=UTC)
+    >>> games = [PlayedGame("x1", at, Game(["Anna", "Ben"]))]
+    >>> fields = dict(group_id="g1", version=2, name="Do", members=("Anna", "Ben"), season=None)
+    >>> "".join(group_json_chunks(games=games, **fields)) == to_text(
+    ...     group_to_json(games=games, **fields))
+    True
+    """
+    head = to_text(
+        group_to_json(
+            group_id=group_id,
+            version=version,
+            name=name,
+            members=members,
+            season=season,
+            games=(),
+        )
+    )
+    # "games" is the last key: the text ends in its empty list and the brace.
+    yield head.removesuffix("[]}") + "["
+    for index, played in enumerate(games):
+        yield ("," if index else "") + to_text(game_item(played))
+    yield "]}"
 
 
 def group_from_json(data: object) -> ImportedGroup:
@@ -131,6 +179,7 @@ def group_from_json(data: object) -> ImportedGroup:
         raise _bad_import("games must be a list")
     if len(items) > MAX_GROUP_GAMES:
         raise _bad_import(f"a group import holds at most {MAX_GROUP_GAMES} games")
+    _check_rounds(items)
     games: list[tuple[Game, datetime]] = []
     for index, item in enumerate(items, start=1):
         try:
@@ -146,6 +195,24 @@ def group_from_json(data: object) -> ImportedGroup:
             raise error.with_message(f"game {index}: {error.message}") from None
         games.append((game, played_at))
     return ImportedGroup(group, season, tuple(games))
+
+
+def _check_rounds(items: list[Any]) -> None:
+    """Refuse an import of more than MAX_GROUP_ROUNDS rounds before checking any of them."""
+    total = 0
+    for item in items:
+        exported = item.get("game") if isinstance(item, Mapping) else None
+        rounds = exported.get("rounds") if isinstance(exported, Mapping) else None
+        if isinstance(rounds, list):
+            total += len(rounds)
+    if total > MAX_GROUP_ROUNDS:
+        raise InvalidGameError(
+            Code.TOO_MANY_ROUNDS,
+            f"a group import holds at most {MAX_GROUP_ROUNDS} rounds, this one {total};"
+            " a group grows past that only game by game",
+            rule="T6",
+            params={"limit": MAX_GROUP_ROUNDS},
+        )
 
 
 def _moment(value: object) -> datetime:

@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_TARGET",
     "MAX_AGREED_ROUNDS",
     "MAX_GROUP_GAMES",
+    "MAX_GROUP_ROUNDS",
     "MAX_MEMBERS",
     "MAX_NAME_LENGTH",
     "MAX_ROUNDS",
@@ -102,4 +103,15 @@ MAX_GROUP_GAMES = 5000
 
 Five thousand games are a game every evening for more than ten years; the
 bound keeps one import's work, and the statistics of one group, small.
+"""
+
+MAX_GROUP_ROUNDS = 50_000
+"""The most rounds one group import brings, over all its games.
+
+A family that plays three evenings a week, fifteen rounds an evening, for
+twenty years enters 3 × 52 × 20 × 15 ≈ 47,000 rounds. A group's statistics,
+its export and its import all read every round, so the bound keeps each of
+them a matter of seconds in a thread and a bounded amount of memory
+(docs/limits.md has the measurements); a group grows past it only game by
+game, as it is played.
 """

@@ -21,6 +21,7 @@ from ligretto.web.api.idempotency import IdempotentWrites
 from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router
 from ligretto.web.direct_send import DirectSend
+from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
 from ligretto.web.limits import BodySizeLimit
 from ligretto.web.origin_check import OriginCheck
@@ -57,9 +58,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     service = TafelService(engine, [hub.publish])
     groups = GroupService(engine)
+    loop_lag = LoopLag()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        loop_lag.start()  # the watchdog on the event loop (/healthz shows its figures)
         if listener is not None:
             listener.start()  # changes committed by other processes
         # Online play; the tables that were open when the server stopped
@@ -81,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await stop_tables(_app)
+            await loop_lag.stop()
+            groups.queries.close()  # large groups' statistics still waiting to be prepared
             if listener is not None:
                 await anyio.to_thread.run_sync(listener.stop)
             hub.close()  # ends every live-update stream
@@ -99,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.listener = listener
     app.state.tafel = service
     app.state.groups = groups
+    app.state.loop_lag = loop_lag
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
     install_group_errors(app, pages={})

@@ -48,6 +48,27 @@ A game of ten rounds of six players exports in about 4 KiB, so a group of
 a thousand such evenings is about 4 MiB; 32 MiB leaves room for long
 games and long names, and stays far below what would load the server."""
 
+GROUP_IMPORT_VALUES = 2_500_000
+"""``POST /api/groups/import``: the most JSON values a group's export may hold.
+
+Parsed, a JSON text takes several times its size in memory, and how many
+times depends on what it holds: 32 MiB of empty lists would take 700 MB.
+Before parsing, the body's values are counted (a comma each, four for each
+object or list, which weigh more) and a body over this bound is refused with
+413. A round of a six-player game counts about 50 (eight players: 58), so
+the bound admits the 50,000 rounds of ``ligretto.tafel.limits.MAX_GROUP_ROUNDS``
+for tables of up to six and bounds what any body can cost (docs/limits.md)."""
+
+
+def json_values(body: bytes) -> int:
+    """The weight of a JSON text's values, counted without parsing (an upper bound).
+
+    >>> json_values(b'{"a":[1,2],"b":{}}')
+    14
+    """
+    return body.count(b",") + 4 * (body.count(b"{") + body.count(b"["))
+
+
 LARGER_LIMITS: Mapping[tuple[str, str], int] = {
     ("POST", "/api/games/import"): IMPORT_LIMIT,
     ("POST", "/api/groups/import"): GROUP_IMPORT_LIMIT,

@@ -65,10 +65,14 @@ RULES: Sequence[RateRule] = (
             rf"|/api/groups/?|/api/groups/{_CODE}/games/?"
         ),
     ),
-    # Imports are large and checked round by round.
+    # A group's import and export read or write every round of every game
+    # (seconds of a thread's time for the largest): fewer than a game's.
+    RateRule("group_import", frozenset({"POST"}), re.compile(r"/api/groups/import/?")),
     RateRule(
-        "import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?|/api/groups/import/?")
+        "group_export", frozenset({"GET", "HEAD"}), re.compile(rf"/api/groups/{_CODE}/export\.json")
     ),
+    # Imports are large and checked round by round.
+    RateRule("import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?")),
     # Looking up a table by its code, or connecting to it: invite codes
     # must not be guessable by trying them quickly.
     RateRule(
@@ -88,6 +92,8 @@ class RateLimits:
     create_table: str = "20/minute"
     create_game: str = "30/minute"
     import_game: str = "10/minute"
+    group_import: str = "5/minute"
+    group_export: str = "5/minute"
     table_lookup: str = "60/minute"
     trusted_proxies: tuple[str, ...] = ()
     enabled: bool = True

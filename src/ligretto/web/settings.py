@@ -67,6 +67,10 @@ class Settings(BaseSettings):
     """Tafel games one client address may create (the start page, ``POST /api/games``)."""
     rate_import_game: str = "10/minute"
     """Imports one client address may send (``POST /api/games/import``)."""
+    rate_group_import: str = "5/minute"
+    """Group imports one client address may send (``POST /api/groups/import``)."""
+    rate_group_export: str = "5/minute"
+    """Group exports one client address may read (``GET /api/groups/{id}/export.json``)."""
     rate_table_lookup: str = "60/minute"
     """Table pages, lookups, seat links and WebSocket connects per client address."""
     rate_limit_ipv4_prefix: int = Field(32, ge=0, le=32)
@@ -118,6 +122,8 @@ class Settings(BaseSettings):
             create_table=self.rate_create_table,
             create_game=self.rate_create_game,
             import_game=self.rate_import_game,
+            group_import=self.rate_group_import,
+            group_export=self.rate_group_export,
             table_lookup=self.rate_table_lookup,
             trusted_proxies=tuple(self.trusted_proxies),
             enabled=self.rate_limits,

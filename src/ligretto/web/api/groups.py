@@ -10,12 +10,16 @@ by :mod:`ligretto.web.api.group_answers`.
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request, Response
-from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
 from ligretto.store.errors import (
     GameInGroupError,
@@ -24,13 +28,14 @@ from ligretto.store.errors import (
     StoreCode,
     StoreError,
 )
-from ligretto.store.group_queries import league_season
+from ligretto.store.group_queries import HEAVY_WORK, league_key, league_season
 from ligretto.store.groups import GroupService
-from ligretto.store.results import StoredGroup
+from ligretto.store.results import CreatedGroup, StoredGroup
 from ligretto.tafel.errors import Code
-from ligretto.tafel.group_exchange import season_from_json
+from ligretto.tafel.group_exchange import group_from_json, season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-from ligretto.tafel.stats import select_history
+from ligretto.tafel.names import name_key
+from ligretto.tafel.stats import Season, select_history
 from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
 from ligretto.web.api.exports import LANG_QUERY, STYLE_QUERY, export_language, spreadsheet
 from ligretto.web.api.games import parse_import
@@ -61,9 +66,13 @@ from ligretto.web.api.group_schemas import (
     StatsOut,
 )
 from ligretto.web.api.responses import created_out, set_version
+from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.deps import ExpectedVersion, absolute, group_edit_link
+from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
 
 router = APIRouter(prefix="/api/groups", tags=["groups"])
+
+T = TypeVar("T")
 
 
 async def group_service(request: Request) -> GroupService:
@@ -93,6 +102,44 @@ async def group_token(
 
 
 GroupToken = Annotated[str, Depends(group_token)]
+
+
+PREPARING_RETRY_AFTER = 5
+"""Seconds a client waits before asking again for a large group's answer."""
+
+PREPARED_ERRORS: dict[int | str, dict[str, Any]] = {
+    **GROUP_ERRORS,
+    202: {
+        "model": ErrorOut,
+        "description": "a large group's answer is being prepared (code `preparing`);"
+        " ask again after Retry-After seconds",
+    },
+}
+
+
+async def preparing(
+    service: GroupService, group_id: str, whats: tuple[str, ...], work: Callable[[], object]
+) -> Response | None:
+    """None when the answers *whats* can be given now; else 202, and *work* started.
+
+    A large group's first statistics take seconds: rather than hold a worker
+    for that long, the request starts them in the background
+    (:meth:`~ligretto.store.group_queries.GroupQueries.prepare`) and is told
+    to come back.
+    """
+    queries = service.queries
+    if await run_in_threadpool(queries.ready, group_id, whats):
+        return None
+    queries.prepare(group_id, whats, _paused(work))
+    return JSONResponse(
+        {
+            "detail": "The group's statistics are being prepared; ask again in"
+            f" {PREPARING_RETRY_AFTER} s.",
+            "code": "preparing",
+        },
+        status_code=202,
+        headers={"Retry-After": str(PREPARING_RETRY_AFTER), "Cache-Control": "no-store"},
+    )
 
 
 # ------------------------------------------------------------------ routes
@@ -127,15 +174,104 @@ _IMPORT_BODY: dict[str, Any] = {
 
 @router.post("/import", status_code=201, responses=GROUP_ERRORS, openapi_extra=_IMPORT_BODY)
 async def import_group(service: Groups, request: Request, response: Response) -> GroupImportedOut:
-    """Import a group's export as a new group (new ids and tokens); every game is checked."""
+    """Import a group's export as a new group (new ids and tokens); every game is checked.
+
+    At most ``MAX_GROUP_ROUNDS`` rounds (422 ``too_many_rounds``) and a bounded
+    number of JSON values (413 ``too_large``, counted before parsing). The
+    parsing, the checks and the writes run in a thread, the writes in short
+    transactions (:meth:`~ligretto.store.groups.GroupService.import_group`).
+    """
     problem = content_type_problem(request.headers.get("content-type"))
     if problem:
         raise ApiError(422, "invalid_request", problem)
-    data = await run_in_threadpool(parse_import, await request.body())
-    created = await run_in_threadpool(service.import_group, data)
+    # Read as chunks rather than request.body(), which would keep the body
+    # on the request until the answer is sent.
+    chunks = [chunk async for chunk in request.stream()]
+    created = await run_in_threadpool(_import, service, chunks)
     out = _created(request, response, created.stored, created.token).model_dump()
     out["game_tokens"] = created.game_tokens
     return GroupImportedOut.model_validate(out)
+
+
+_collector_lock = threading.Lock()
+_collector_pauses = 0
+_collector_was_on = True
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a large group is read or counted.
+
+    A collection of the oldest generation walks every object of the process
+    while holding the interpreter lock. Parsing a large export, or reading
+    every round of a large group, makes millions of objects and sets such
+    collections off: each held every other thread, the event loop with
+    every request and online table included, for 250–350 ms (measured on a
+    50,000-round import, docs/limits.md). Paused, the objects are still
+    freed by reference counting as soon as they are dropped; only cycles
+    wait for the collector's next run. Pauses nest across threads: the
+    collector runs again when the last one ends.
+    """
+    global _collector_pauses, _collector_was_on
+    with _collector_lock:
+        if _collector_pauses == 0:
+            _collector_was_on = gc.isenabled()
+            gc.disable()
+        _collector_pauses += 1
+    try:
+        yield
+    finally:
+        with _collector_lock:
+            _collector_pauses -= 1
+            if _collector_pauses == 0 and _collector_was_on:
+                gc.enable()
+
+
+def _paused(work: Callable[[], T]) -> Callable[[], T]:
+    """*work*, run with the collector paused (:func:`collector_paused`)."""
+
+    def run() -> T:
+        with collector_paused():
+            return work()
+
+    return run
+
+
+IMPORT_ALONE_ABOVE = 1024 * 1024
+"""Bytes of a group import past which it waits for other large group work (HEAVY_WORK)."""
+
+
+def _paused_pieces(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """Each piece of a streamed export read and encoded with the collector paused."""
+    while True:
+        with collector_paused():
+            piece = next(pieces, None)
+        if piece is None:
+            return
+        yield piece
+
+
+def _import(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
+    if sum(len(c) for c in chunks) <= IMPORT_ALONE_ABOVE:
+        return _import_body(service, chunks)
+    with HEAVY_WORK, collector_paused():
+        return _import_body(service, chunks)
+
+
+def _import_body(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
+    body = b"".join(chunks)
+    chunks.clear()
+    if json_values(body) > GROUP_IMPORT_VALUES:
+        raise ApiError(
+            413,
+            "too_large",
+            f"the export holds more than {GROUP_IMPORT_VALUES} JSON values; nothing was imported",
+        )
+    # Parsed and checked in one expression: the parsed text is freed as soon
+    # as the games are checked, and the body before anything is written.
+    imported = group_from_json(parse_import(body))
+    del body
+    return service.write_import(imported)
 
 
 @router.get("/{group_id}", responses=GROUP_ERRORS)
@@ -263,24 +399,40 @@ Member = Annotated[str | None, Query(max_length=4 * MAX_NAME_LENGTH)]
 Year = Annotated[int | None, Query(ge=1, le=9999)]
 
 
-@router.get("/{group_id}/games", responses=GROUP_ERRORS)
-def group_history(
+@router.get("/{group_id}/games", responses=PREPARED_ERRORS, response_model=list[HistoryItemOut])
+async def group_history(
     group_id: str,
     service: Groups,
     request: Request,
     member: Member = None,
     year: Year = None,
     mode: Literal["target", "rounds"] | None = None,
-) -> list[HistoryItemOut]:
-    """Every game of the group, newest first; filter by member, year and mode."""
-    items = select_history(service.queries.history(group_id), member=member, year=year, mode=mode)
+) -> list[HistoryItemOut] | Response:
+    """Every game of the group, newest first; filter by member, year and mode.
+
+    202 while a large group's history is being prepared.
+    """
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("history",), lambda: queries.history(group_id))
+    if waiting is not None:
+        return waiting
+    every = await run_in_threadpool(queries.history, group_id)
+    items = select_history(every, member=member, year=year, mode=mode)
     return [HistoryItemOut.model_validate(history_item_out(request, i)) for i in items]
 
 
-@router.get("/{group_id}/stats", responses=GROUP_ERRORS)
-def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut:
-    """Every member's statistics and the head-to-head table, from the rounds."""
-    stats = service.queries.stats(group_id)
+@router.get("/{group_id}/stats", responses=PREPARED_ERRORS, response_model=StatsOut)
+async def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut | Response:
+    """Every member's statistics and the head-to-head table, from the rounds.
+
+    202 while a large group's statistics are being prepared (ask again after
+    ``Retry-After`` seconds).
+    """
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("stats",), lambda: queries.stats(group_id))
+    if waiting is not None:
+        return waiting
+    stats = await run_in_threadpool(queries.stats, group_id)
     set_version(response, stats.group.version)
     return StatsOut.model_validate(
         {
@@ -290,8 +442,8 @@ def group_stats(group_id: str, service: Groups, response: Response) -> StatsOut:
     )
 
 
-@router.get("/{group_id}/league", responses=GROUP_ERRORS)
-def group_league(
+@router.get("/{group_id}/league", responses=PREPARED_ERRORS, response_model=LeagueOut)
+async def group_league(
     group_id: str,
     service: Groups,
     response: Response,
@@ -299,23 +451,45 @@ def group_league(
     start: date | None = None,
     end: date | None = None,
     everything: Annotated[bool, Query(alias="all", description="every game")] = False,
-) -> LeagueOut:
+) -> LeagueOut | Response:
     """The league of a season, ranked by rating (mu − 3·sigma), with wins and points.
 
     The season: ``all=true`` every game, ``year``, ``start`` and ``end``, else
-    the group's own season, else this calendar year.
+    the group's own season, else this calendar year. 202 while a large
+    group's league is being prepared.
     """
-    found = service.queries.league(
-        group_id, lambda s: league_season(s, year, start, end, everything)
+    queries = service.queries
+
+    def pick(stored: StoredGroup) -> Season | None:
+        return league_season(stored, year, start, end, everything)
+
+    season = pick(await run_in_threadpool(queries.get_group, group_id))
+    waiting = await preparing(
+        service, group_id, (league_key(season),), lambda: queries.league(group_id, pick)
     )
+    if waiting is not None:
+        return waiting
+    found = await run_in_threadpool(queries.league, group_id, pick)
     set_version(response, found.group.version)
     return LeagueOut.model_validate(league_out(found.table))
 
 
-@router.get("/{group_id}/members/{name}", responses=GROUP_ERRORS)
-def group_member(group_id: str, name: str, service: Groups, response: Response) -> MemberOut:
-    """One member: statistics, head-to-head, rating over time, points of every round."""
-    member = service.queries.member(group_id, name)
+@router.get("/{group_id}/members/{name}", responses=PREPARED_ERRORS, response_model=MemberOut)
+async def group_member(
+    group_id: str, name: str, service: Groups, response: Response
+) -> MemberOut | Response:
+    """One member: statistics, head-to-head, rating over time, points of every round.
+
+    202 while a large group's answer is being prepared.
+    """
+    queries = service.queries
+    stored = await run_in_threadpool(queries.get_group, group_id)
+    known = next((m for m in stored.members if name_key(m) == name_key(name)), None)
+    whats = ("stats",) if known is None else ("stats", f"member:{known}")
+    waiting = await preparing(service, group_id, whats, lambda: queries.member(group_id, name))
+    if waiting is not None:
+        return waiting
+    member = await run_in_threadpool(queries.member, group_id, name)
     if member is None:
         raise ApiError(404, Code.NOT_A_MEMBER.value, "there is no member of this name in the group")
     set_version(response, member.group.version)
@@ -323,24 +497,40 @@ def group_member(group_id: str, name: str, service: Groups, response: Response) 
 
 
 # No response model: the export is the group exchange format, key for key.
-@router.get("/{group_id}/export.json", responses=GROUP_ERRORS, response_model=None)
-def export_group(group_id: str, service: Groups, response: Response) -> dict[str, Any]:
-    """The whole group with every game and its rounds; never a token."""
-    data = service.queries.export_json(group_id)
-    response.headers["Content-Disposition"] = f'attachment; filename="group-{group_id}.json"'
-    return data
+@router.get(
+    "/{group_id}/export.json",
+    responses={**GROUP_ERRORS, 200: {"content": {"application/json": {"schema": {}}}}},
+    response_class=StreamingResponse,
+)
+async def export_group(group_id: str, service: Groups) -> StreamingResponse:
+    """The whole group with every game and its rounds; never a token.
+
+    Streamed: the games are read and written a few at a time in a thread,
+    so a large group neither fills memory nor holds the server's event loop.
+    """
+    pieces = await run_in_threadpool(service.queries.export_stream, group_id)
+    return StreamingResponse(
+        iterate_in_threadpool(_paused_pieces(pieces)),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'},
+    )
 
 
-@router.get("/{group_id}/stats.csv", responses=GROUP_ERRORS, response_class=Response)
-def export_stats_csv(
+@router.get("/{group_id}/stats.csv", responses=PREPARED_ERRORS, response_class=Response)
+async def export_stats_csv(
     group_id: str,
     service: Groups,
     request: Request,
     style: Annotated[Literal["rfc", "regional", "de"], STYLE_QUERY] = "rfc",
     lang: Annotated[str | None, LANG_QUERY] = None,
 ) -> Response:
-    """Every member's statistics, one line each."""
-    text, suffix = stats_csv(service.queries.stats(group_id).members), ""
+    """Every member's statistics, one line each (202 while a large group's are prepared)."""
+    queries = service.queries
+    waiting = await preparing(service, group_id, ("stats",), lambda: queries.stats(group_id))
+    if waiting is not None:
+        return waiting
+    stats = await run_in_threadpool(queries.stats, group_id)
+    text, suffix = stats_csv(stats.members), ""
     if style != "rfc":
         language = export_language(request, style, lang)
         text, suffix = spreadsheet(text, stats_header(language)), f"-{language}"
