@@ -120,7 +120,10 @@ def read_replay(data: Mapping[str, Any]) -> ReplayLog:
                 raise MalformedActionError(f"action {i}: no seat {seat!r} of {players}")
             if type(text) is not str or type(t) is not int:
                 raise MalformedActionError(f"action {i}: needs an action text and t_ms")
-            Action.parse(text)  # a malformed text is named here, with its index
+            try:
+                Action.parse(text)
+            except MalformedActionError as exc:
+                raise MalformedActionError(f"action {i}: {exc}") from exc
             log.append((seat, text))
             times.append(t)
     except MalformedActionError:
