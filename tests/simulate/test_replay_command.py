@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from ligretto.bots import make_bot
 from ligretto.cli import app
 from ligretto.rules.errors import MalformedActionError
-from ligretto.rules.replay_file import read_replay, replay_round, round_record
+from ligretto.rules.replay_file import read_replay, replay_round, round_record, shuffled_hands
 from ligretto.rules.round import Round
 from ligretto.sim.engine import simulate_round
 
@@ -44,6 +44,13 @@ def test_a_replay_document_rebuilds_the_round_exactly() -> None:
     rnd = replay_round(data)
     assert rnd.is_over and rnd.result().to_dict() == data["result"]
     assert read_replay(data).round(5).log == rnd.log[:5]
+    # Every shuffled hand is told: the hand right after the recycle.
+    log = read_replay(data)
+    recycles = [i for i, (_, text) in enumerate(log.log) if text == "recycle"]
+    shuffles = shuffled_hands(log)
+    assert recycles and [s["after"] for s in shuffles] == recycles
+    first = shuffles[0]
+    assert first["hand"] == log.round(first["after"] + 1).snapshot()["seats"][first["seat"]]["hand"]
     with pytest.raises(MalformedActionError, match="action 2"):
         read_replay(
             {**data, "actions": [*data["actions"][:2], {"t_ms": 0, "seat": 0, "action": "fly"}]}

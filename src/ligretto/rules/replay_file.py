@@ -22,6 +22,7 @@ from typing import Any
 
 from ligretto.rules.actions import Action
 from ligretto.rules.errors import MalformedActionError
+from ligretto.rules.events import Recycled, Reshuffled
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
@@ -32,6 +33,7 @@ __all__ = [
     "read_replay",
     "replay_round",
     "round_record",
+    "shuffled_hands",
 ]
 
 REPLAY_FORMAT = "ligretto.replay/1"
@@ -151,3 +153,29 @@ def initial_deal(players: int, seed: int, options: RuleOptions) -> list[dict[str
         }
         for seat in snapshot["seats"]
     ]
+
+
+def shuffled_hands(replay: ReplayLog) -> list[dict[str, Any]]:
+    """Each hand that a shuffle made, for a reader without the engine.
+
+    Recycling shuffles the discard pile into the new hand (R3,
+    ``recycle_shuffle``) and an R4 reshuffle every hand; what comes up
+    afterwards follows from the engine's generator, which a page cannot
+    run.  One entry per shuffled hand: ``{"after": i, "seat": s, "hand":
+    [...]}`` — seat ``s``'s hand, bottom to top, right after action ``i``.
+    """
+    rnd = Round.deal(replay.players, replay.seed, replay.options)
+    out: list[dict[str, Any]] = []
+    for index, (seat, text) in enumerate(replay.log):
+        action = Action.parse(text)
+        events = rnd.settle_stuck() if seat is None else rnd.apply(seat, action)
+        seats: set[int] = set()
+        for event in events:
+            if type(event) is Recycled and event.shuffled:
+                seats.add(event.seat)
+            elif type(event) is Reshuffled:
+                seats.update(range(rnd.players))
+        if seats:
+            hands = rnd.snapshot()["seats"]
+            out += [{"after": index, "seat": s, "hand": hands[s]["hand"]} for s in sorted(seats)]
+    return out

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
 from ligretto.live.registry import TableCapError, TableRegistry
-from ligretto.rules.replay_file import initial_deal, read_replay
+from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
@@ -142,7 +142,11 @@ async def get_round_replay(
     if data is None:
         raise ApiError(404, "no_such_round", "no finished round with this number at this table")
     log = read_replay(data)
-    body = {**data, "deal": initial_deal(log.players, log.seed, log.options)}
+    body = {
+        **data,
+        "deal": initial_deal(log.players, log.seed, log.options),
+        "shuffles": shuffled_hands(log),
+    }
     headers = {}
     if download:
         headers["Content-Disposition"] = (
