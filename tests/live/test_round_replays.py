@@ -245,3 +245,28 @@ def test_retention_deletes_rounds_of_deleted_games_and_past_the_age(engine: Engi
     assert codes() == {"KEEPME", "NOLINK", "OLDONE"}
     replays.purge("forever", max_days=30, now=now)
     assert "OLDONE" not in codes() and "NOLINK" in codes()
+
+
+def test_with_replays_off_the_journal_keeps_no_round() -> None:
+    from ligretto.live.journal import Journal
+    from ligretto.store.round_replays import KeptRound
+
+    class Writer:
+        def write(self, *args: Any) -> None:
+            raise AssertionError("nothing to write")
+
+    journal = Journal(Writer(), keep_rounds=False)
+    journal.round(KeptRound("ABCDEF", 1, None, datetime.now(UTC), {}))
+    assert journal.pending == 0
+
+
+def test_the_retention_settings_are_checked() -> None:
+    from pydantic import ValidationError
+
+    from ligretto.web.settings import Settings
+
+    assert (Settings().replays, Settings().replay_max_days) == ("game", 0.0)
+    with pytest.raises(ValidationError):
+        Settings(replays="sometimes")  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        Settings(replay_max_days=-1)
