@@ -32,6 +32,7 @@ NOT_PATHS = frozenset(
         "ligretto.db",
         "export.json",
         "ligretto.round/1",
+        "ligretto.replay/1",
         "10.0.0.0/24",
         "src/ligretto/_compiled.json",  # written by the compiled build (setup.py)
     }

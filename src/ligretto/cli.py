@@ -1,4 +1,4 @@
-"""The ``ligretto`` command: serve the web app, simulate bot games."""
+"""The ``ligretto`` command: serve the web app, simulate bot games, replay a round."""
 
 from __future__ import annotations
 
@@ -98,7 +98,15 @@ def _register_simulate() -> None:
     app.command("simulate")(simulate_command)
 
 
+def _register_replay() -> None:
+    # A kept online round as text, and bots playing it on (ligretto.simulate).
+    from ligretto.simulate.replay_command import replay_command
+
+    app.command("replay")(replay_command)
+
+
 _register_simulate()
+_register_replay()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,6 +35,7 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         "tafel_events",
         "live_tables",
         "live_table_actions",
+        "live_round_replays",
         "tafel_groups",
         "tafel_group_members",
         "tafel_group_games",
@@ -43,7 +44,7 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0004_idempotency_keys"
+            "0005_round_replays"
         )
 
 

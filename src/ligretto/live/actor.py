@@ -82,6 +82,15 @@ class TableActor(Protocol):
         """Every idle bot plans its next move (unless nobody is connected)."""
         ...
 
-    def logged(self, seat: int | None, text: str) -> None:
-        """An action entered the round's log: the journal keeps it, in order."""
+    def logged(self, seat: int | None, text: str) -> int:
+        """An action entered the round's log: the journal keeps it, in order;
+        returns its play time (ms since "Ligretto!")."""
+        ...
+
+    def play_ms(self) -> int:
+        """The play time now: ms since "Ligretto!" (the replay's clock)."""
+        ...
+
+    def keep_round(self) -> None:
+        """The round finished: its replay goes to the journal (if kept)."""
         ...

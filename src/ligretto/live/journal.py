@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ligretto.store.live_tables import StoredAction
+from ligretto.store.round_replays import KeptRound
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class TableWriter(Protocol):
         states: Mapping[str, dict[str, Any]],
         actions: Sequence[StoredAction],
         closes: Mapping[str, str | None] | None = None,
+        rounds: Sequence[KeptRound] = (),
     ) -> None: ...
 
 
@@ -54,14 +56,22 @@ class Journal:
     """Collects the tables' changes and writes them in batches."""
 
     def __init__(
-        self, writer: TableWriter, *, interval: float = INTERVAL, batch: int = BATCH
+        self,
+        writer: TableWriter,
+        *,
+        interval: float = INTERVAL,
+        batch: int = BATCH,
+        keep_rounds: bool = True,
     ) -> None:
         self.writer = writer
+        # Finished rounds are kept replayable (off: LIGRETTO_REPLAYS=off).
+        self.keep_rounds = keep_rounds
         self.interval = interval
         self.batch = batch
         self._changed: dict[str, Snapshot] = {}
         self._actions: list[StoredAction] = []
         self._closes: dict[str, str | None] = {}
+        self._rounds: list[KeptRound] = []
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -84,6 +94,14 @@ class Journal:
             self._wake.set()
         self._start()
 
+    def round(self, stored: KeptRound) -> None:
+        """A round finished: kept replayable with the next batch (its
+        record is built already; it is turned into JSON in the writer's
+        thread, not in the table's)."""
+        if self.keep_rounds:
+            self._rounds.append(stored)
+            self._start()
+
     def closed(self, code: str, reason: str | None = None) -> None:
         """The table is over: marked closed with the next batch."""
         self._changed.pop(code, None)
@@ -93,7 +111,7 @@ class Journal:
     @property
     def pending(self) -> int:
         """Noted items not yet taken into a batch."""
-        return len(self._changed) + len(self._actions) + len(self._closes)
+        return len(self._changed) + len(self._actions) + len(self._closes) + len(self._rounds)
 
     # --------------------------------------------------------------- writing
 
@@ -121,13 +139,17 @@ class Journal:
                 return
             # Taken on the event loop: no table is inside a command now.
             states = {code: snapshot() for code, snapshot in self._changed.items()}
-            actions, closes = self._actions, self._closes
-            self._changed, self._actions, self._closes = {}, [], {}
+            actions, closes, rounds = self._actions, self._closes, self._rounds
+            self._changed, self._actions, self._closes, self._rounds = {}, [], {}, []
             try:
-                await asyncio.to_thread(self.writer.write, states, actions, closes)
+                if rounds:
+                    await asyncio.to_thread(self.writer.write, states, actions, closes, rounds)
+                else:
+                    await asyncio.to_thread(self.writer.write, states, actions, closes)
             except Exception:
                 self.failures += 1
                 self._keep(states, actions, closes)
+                self._rounds[:0] = rounds
                 raise
             self.batches += 1
 

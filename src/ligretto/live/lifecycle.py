@@ -85,6 +85,7 @@ def deal(table: TableActor) -> None:
     """Deal the next round and count down to "Ligretto!" (in the actor)."""
     state, game = table.state, table.state.game
     game.round_no += 1
+    state.rounds += 1
     dealt = table.settings.dealer(len(state.seating), table.rng.getrandbits(63), state.options)
     state.round = RoundState(dealt, last_middle=state.round.last_middle)
     state.phase = Phase.COUNTDOWN
@@ -119,6 +120,9 @@ def go(table: TableActor) -> None:
         return
     table.state.phase = Phase.PLAYING
     table.state.round.resuming = False
+    # The play clock of the replay runs from here (after a restart: on
+    # from the last action's time).
+    table.state.round.go_at = table.settings.clock.monotonic()
     table.stall.start()
     table.broadcast_table()
     table.plan_bots()

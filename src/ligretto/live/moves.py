@@ -8,7 +8,7 @@ first, exactly as at a real table.
 
 from __future__ import annotations
 
-from ligretto.live import encoder
+from ligretto.live import encoder, replays
 from ligretto.live.actor import TableActor
 from ligretto.live.bot_driver import BotMove
 from ligretto.live.connection import Connection
@@ -18,6 +18,7 @@ from ligretto.live.reasons import refusal_for
 from ligretto.live.scoring import end_round
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import Action, Play
+from ligretto.rules.errors import PileTakenError
 
 
 def person_moves(table: TableActor, conn: Connection, message: Move) -> None:
@@ -78,13 +79,17 @@ def apply(
         refusal = refusal_for(exc)
         if refusal is None:
             raise
+        if isinstance(exc, PileTakenError) and type(action) is Play:
+            # R3: someone was faster; the replay keeps who, and by how much.
+            replays.race_lost(state.round, seat, action, table.play_ms())
         if conn is not None:  # a bot lost a race; it simply plans again
             conn.send(encoder.refused(refusal.code, refusal.reason(exc), ref, text))
     else:
         state.seq += 1
         table.moves_applied += 1
-        table.logged(seat, text)
+        t_ms = table.logged(seat, text)
         if type(action) is Play:  # a card went to the middle: not stuck (R4)
+            replays.played(state.round, seat, events, t_ms)
             table.stall.card_played()
         encoder.send_events(
             dealt,

@@ -58,6 +58,7 @@ def table_state(state: TableState) -> dict[str, Any]:
         "seats": [_seat_state(seat) for seat in state.seating],
         "round_no": game.round_no,
         "seq": state.seq,
+        "rounds": state.rounds,
         "round": None if dealt is None else {"players": dealt.players, "seed": dealt.seed},
         "recorded": game.recorded_round,
         "tafel_rounds": game.tafel_rounds,
@@ -117,15 +118,23 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             bot_pace=float(data.get("bot_pace", bot_pace)),
             phase=Phase(data["phase"]),
             seq=max([int(data["seq"])] + [a.seq for a in stored.actions]),
+            # Tables stored before rounds were counted across games.
+            rounds=int(data.get("rounds", game.round_no)),
             game=game,
         )
         round_data = data["round"]
         if round_data is not None:
-            log = [(a.seat, a.action) for a in stored.actions if a.round_no == game.round_no]
+            kept = [a for a in stored.actions if a.round_no == game.round_no]
+            log = [(a.seat, a.action) for a in kept]
             dealt = Round.replay(int(round_data["players"]), int(round_data["seed"]), options, log)
             if dealt.players != len(seats):
                 raise RestoreError("the round does not seat the table's seats")
-            state.round = RoundState(dealt, actions=len(log))
+            # The play times go on from the last action's (actions stored
+            # before times were have none: 0).
+            times = [a.t_ms or 0 for a in kept]
+            state.round = RoundState(
+                dealt, actions=len(log), times=times, played_ms=max(times, default=0)
+            )
     except RestoreError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

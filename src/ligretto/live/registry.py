@@ -19,6 +19,7 @@ from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import LiveTableStore, StoredTable, TableElsewhereError
+from ligretto.store.round_replays import Retention, RoundReplays
 from ligretto.store.tokens import TABLE_TOKEN_BYTES, new_token
 
 log = logging.getLogger(__name__)
@@ -115,12 +116,18 @@ class TableRegistry:
         settings: TableSettings | None = None,
         max_tables: int = MAX_TABLES,
         store: LiveTableStore | None = None,
+        replays: Retention = "game",
+        replay_max_days: float = 0.0,
     ) -> None:
         self.scorekeeper = scorekeeper
         self.settings = settings or TableSettings()
         self.max_tables = max_tables
         self.store = store
-        self.journal = Journal(store) if store is not None else None
+        self.journal = Journal(store, keep_rounds=replays != "off") if store is not None else None
+        # How long finished rounds are kept (docs/online-play.md, "Replays").
+        self.replays = RoundReplays(store.engine) if store is not None else None
+        self.retention: Retention = replays
+        self.replay_max_days = replay_max_days
         self._tables: dict[str, Table] = {}
         # Tables closed by this process, and why (the page says so).
         self._closed: dict[str, str] = {}
@@ -357,6 +364,10 @@ class TableRegistry:
             self._closed[code] = reason
             if self.journal is not None:
                 self.journal.closed(code, reason)
+        if self.replays is not None:
+            # Rounds past their retention go (their game was deleted, too old).
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.replays.purge, self.retention, self.replay_max_days)
         if self.store is not None:
             # Tables no process has run for the idle time (handed back and
             # never asked for again) are closed in the database too.

@@ -22,6 +22,7 @@ def end_round(table: TableActor) -> None:
     result = state.round.dealt.result()
     state.phase = Phase.ROUND_OVER
     state.round.scoring = True
+    table.keep_round()  # replayable from now on (docs/online-play.md)
     if table.recorder is None:
         round_scored(table, result, None)
         return

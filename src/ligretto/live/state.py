@@ -49,6 +49,18 @@ class RoundState:
     last_middle: float = 0.0
     stuck_offered: bool = False
     stuck_agreed: set[int] = field(default_factory=set)
+    #: Play time (ms since "Ligretto!") before play last (re)started — the
+    #: last action's time of a round restored after a restart — and when
+    #: it (re)started (monotonic clock; ``None`` until "Ligretto!").
+    played_ms: int = 0
+    go_at: float | None = None
+    #: The play time of each action in the round's log, in order.
+    times: list[int] = field(default_factory=list)
+    #: Per middle pile, who put each card value there and when (ms): the
+    #: winners of the races lost on it (R3).
+    pile_plays: list[dict[int, tuple[int, int]]] = field(default_factory=list)
+    #: Plays refused because another seat was faster, for the replay (R3).
+    races: list[dict[str, int | str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -88,6 +100,9 @@ class TableState:
     phase: Phase = Phase.LOBBY
     #: Accepted actions of the table, counted across rounds and games.
     seq: int = 0
+    #: Rounds dealt at the table, counted across its games: the number
+    #: under which a finished round is kept (its replay's address).
+    rounds: int = 0
     game: GameState = field(default_factory=GameState)
     round: RoundState = field(default_factory=RoundState)
     #: Since when nobody is connected (monotonic clock; ``None`` while

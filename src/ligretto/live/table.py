@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ligretto.live import encoder, lifecycle, moves, seat_commands
+from ligretto.live import encoder, lifecycle, moves, replays, seat_commands
 from ligretto.live.actor import TimerKind
 from ligretto.live.bot_driver import BotDriver, BotMove, StandIn
 from ligretto.live.clock import TimerHandle
@@ -393,16 +393,35 @@ class Table(TableQueries):
         self.note()
         encoder.send_all(self.state.seating, encoder.table_update(self.state, self.tafel_url))
 
-    def logged(self, seat: int | None, text: str) -> None:
-        """An action entered the round's log: the journal keeps it, in order."""
+    def logged(self, seat: int | None, text: str) -> int:
+        """An action entered the round's log: the journal keeps it, in order,
+        with its play time (returned, in ms since "Ligretto!")."""
         state = self.state
+        t_ms = self.play_ms()
+        state.round.times.append(t_ms)
         if self.journal is not None:
             self.journal.action(
                 StoredAction(
-                    state.code, state.game.round_no, state.round.actions, seat, text, state.seq
+                    state.code,
+                    state.game.round_no,
+                    state.round.actions,
+                    seat,
+                    text,
+                    state.seq,
+                    t_ms,
                 )
             )
         state.round.actions += 1
+        return t_ms
+
+    def play_ms(self) -> int:
+        return replays.play_ms(self.state.round, self.settings.clock.monotonic())
+
+    def keep_round(self) -> None:
+        # Built here, between two commands, while the round is the one that
+        # finished; the journal writes it with its next batch.
+        if self.journal is not None:
+            self.journal.round(replays.finished_round(self.state))
 
     def host_only(self, conn: Connection) -> bool:
         if not conn.host:

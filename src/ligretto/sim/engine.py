@@ -238,16 +238,26 @@ def simulate_round(
     index: int = 0,
     limits: RoundLimits | None = None,
     observer: Observer | None = None,
+    start: Round | None = None,
 ) -> RoundRecord:
     """Play one round with ``bots`` (one per seat) and return its record.
 
     The deal uses ``seed``; the bots' choices and reaction times use a
     generator derived from it, so the same seed gives the same round.
+    With ``start`` the bots play on from that round as it lies (a
+    replay's position, ``ligretto replay --from``): it is played on in
+    place, its options count, and the record counts from there.
     """
-    options = options or RuleOptions()
     limits = limits or RoundLimits()
     n = len(bots)
-    rnd = Round.deal(n, seed, options)
+    if start is None:
+        options = options or RuleOptions()
+        rnd = Round.deal(n, seed, options)
+    else:
+        if start.players != n:
+            raise ValueError(f"{n} bots for a round of {start.players} players")
+        options = start.options
+        rnd = start
     rng = random.Random(derive_seed(seed, 0x5EA7))
     max_actions = limits.max_actions
     max_seconds = limits.max_seconds
@@ -261,6 +271,9 @@ def simulate_round(
     pending = table.pending
     waiting = table.waiting
     pile_seats = table.pile_seats  # who put each card on each pile (race winners)
+    if start is not None:
+        for pile in start.snapshot()["middle"]:
+            pile_seats.append([card["owner"] for card in pile["cards"]])
     aimed_at = table.aimed_at  # size of the aimed-at pile when the seat chose its play
 
     actions = [0] * n

@@ -34,6 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ligretto.store.database import busy_guard, writer
 from ligretto.store.models import LiveActionRow, LiveTableRow
+from ligretto.store.round_replays import KeptRound, insert_rounds
 
 OPEN = "open"
 CLOSED = "closed"
@@ -63,6 +64,8 @@ class StoredAction:
     seat: int | None
     action: str
     seq: int
+    #: Milliseconds of play since "Ligretto!" when it was accepted.
+    t_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,17 +107,20 @@ class LiveTableStore:
         states: Mapping[str, dict[str, Any]],
         actions: Sequence[StoredAction],
         closes: Mapping[str, str | None] | None = None,
+        rounds: Sequence[KeptRound] = (),
     ) -> None:
         """One batch, in one transaction: the newest state of each changed
         table (``state["round_no"]`` drops the actions of other rounds),
-        the actions accepted since the last batch, in order, and then the
-        tables that closed (``code`` → reason), which stay closed.
+        the actions accepted since the last batch, in order, the rounds
+        that finished (kept replayable, :mod:`ligretto.store.round_replays`),
+        and then the tables that closed (``code`` → reason), which stay
+        closed.
 
         Only tables this process owns are written (a new code is this
         process's from its first batch on): a process that lost a table's
         lease cannot overwrite what the new owner does."""
         closes = closes or {}
-        if not states and not actions and not closes:
+        if not states and not actions and not closes and not rounds:
             return
         now = datetime.now(UTC)
         with busy_guard(), self._writer.begin() as conn:
@@ -145,7 +151,9 @@ class LiveTableStore:
                     ],
                 )
             latest = {code: int(state.get("round_no", 0)) for code, state in states.items()}
-            owned = self._owned(conn, {a.code for a in actions} | set(closes))
+            owned = self._owned(
+                conn, {a.code for a in actions} | set(closes) | {r.code for r in rounds}
+            )
             rows = [
                 {
                     "code": a.code,
@@ -154,6 +162,7 @@ class LiveTableStore:
                     "seat": a.seat,
                     "action": a.action,
                     "seq": a.seq,
+                    "t_ms": a.t_ms,
                 }
                 for a in actions
                 if a.code in owned and a.round_no == latest.get(a.code, a.round_no)
@@ -161,6 +170,7 @@ class LiveTableStore:
             if rows:
                 # A batch written again after a failure must not fail twice.
                 conn.execute(statements.insert_new, rows)
+            insert_rounds(conn, [r for r in rounds if r.code in owned])
             for code, reason in closes.items():
                 if code in owned:
                     _close(conn, code, reason)
@@ -275,11 +285,12 @@ class LiveTableStore:
                 LiveActionRow.seat,
                 LiveActionRow.action,
                 LiveActionRow.seq,
+                LiveActionRow.t_ms,
             )
             .where(LiveActionRow.code == code)
             .order_by(LiveActionRow.round_no, LiveActionRow.idx)
         ).all()
-        actions = [StoredAction(code, r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        actions = [StoredAction(code, r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
         return StoredTable(code, state, actions)
 
     def close(self, code: str, reason: str | None = None) -> None:

@@ -117,6 +117,28 @@ class LiveActionRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(64))
     seq: Mapped[int] = mapped_column(Integer)
+    # Milliseconds of play since "Ligretto!" when it was accepted (R3).
+    t_ms: Mapped[int | None] = mapped_column(Integer)
+
+
+class RoundReplayRow(Base):
+    """A finished round of an online table, replayable: ``data`` is its
+    JSON record (seed, options, seats, actions with their times, lost
+    races, result; docs/online-play.md).  ``n`` counts the table's rounds
+    across its games; ``tafel_game`` is the game that scored it, by which
+    the round is kept (``LIGRETTO_REPLAYS``)."""
+
+    __tablename__ = "live_round_replays"
+    __table_args__ = (
+        Index("ix_live_round_replays_tafel_game", "tafel_game"),
+        Index("ix_live_round_replays_finished_at", "finished_at"),
+    )
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tafel_game: Mapped[str | None] = mapped_column(String(32))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    data: Mapped[str] = mapped_column(Text)
 
 
 class GroupRow(Base):

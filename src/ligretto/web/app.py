@@ -78,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if settings.keep_tables
                 else None
             ),
+            replays=settings.replays,
+            replay_max_days=settings.replay_max_days,
         )
         await tables.restore()
         try:

@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
+from ligretto.store.round_replays import Retention
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
@@ -90,6 +91,14 @@ class Settings(BaseSettings):
     """This server process's name among several behind one proxy (``--process-id``):
     sent as ``X-Ligretto-Process`` and by ``/healthz``, and the owner named in
     PostgreSQL (the live-update listener's ``application_name``)."""
+
+    replays: Retention = "game"
+    """How finished online rounds are kept, replayable (docs/online-play.md):
+    ``game`` as long as the Tafel game that scored them, ``forever``, or
+    ``off`` (none kept)."""
+    replay_max_days: float = Field(0.0, ge=0.0)
+    """Finished rounds older than this many days are deleted whatever
+    ``replays`` says; 0 keeps them without an age limit."""
 
     table_lease: float = Field(default=LEASE_SECONDS, ge=1.0, le=300.0)
     """Seconds a process's claim on its online tables holds without renewal

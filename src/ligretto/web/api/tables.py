@@ -6,11 +6,16 @@ The table itself lives in ``ligretto.live``; how a spec becomes a table
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
-from ligretto.live.registry import TableCapError
+from ligretto.live.registry import TableCapError, TableRegistry
+from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
@@ -95,3 +100,73 @@ async def get_table(code: str, request: Request) -> TableInfo:
     if table is None:
         raise ApiError(404, "no_such_table", "no table with this code")
     return table.info()
+
+
+class RoundNumbers(BaseModel):
+    """The finished rounds of a table that are kept, by their number."""
+
+    rounds: list[int]
+
+
+@router.get("/{code}/rounds")
+async def get_rounds(code: str, request: Request) -> RoundNumbers:
+    """The numbers of the table's kept rounds (counted across its games)."""
+    replays = registry_of(request.app).replays
+    if replays is None:
+        raise ApiError(404, "no_replays", "this server keeps no rounds")
+    return RoundNumbers(rounds=await asyncio.to_thread(replays.numbers, code.upper()))
+
+
+@router.get(
+    "/{code}/rounds/{n}/replay",
+    responses={
+        200: {"description": "the round's replay document (docs/online-play.md, Replays)"},
+        409: {"model": ErrorOut, "description": "the round is still being played"},
+    },
+)
+async def get_round_replay(
+    code: str,
+    n: Annotated[int, Path(ge=1, le=1_000_000)],
+    request: Request,
+    download: Annotated[bool, Query(description="as a file to save")] = False,
+) -> Response:
+    """One finished round as one JSON document: seed, options, seats, the
+    deal, every action with its play time, the lost races and the result.
+
+    Anyone with the table's code may watch it, and so may fetch its
+    rounds; a round being played is never served (409).
+    """
+    code = code.upper()
+    registry = registry_of(request.app)
+    data = await _kept_round(registry, code, n)
+    if data is None:
+        raise ApiError(404, "no_such_round", "no finished round with this number at this table")
+    log = read_replay(data)
+    body = {
+        **data,
+        "deal": initial_deal(log.players, log.seed, log.options),
+        "shuffles": shuffled_hands(log),
+    }
+    headers = {}
+    if download:
+        headers["Content-Disposition"] = (
+            f'attachment; filename="ligretto-{code.lower()}-round-{n}.json"'
+        )
+    return JSONResponse(body, headers=headers)
+
+
+async def _kept_round(registry: TableRegistry, code: str, n: int) -> dict[str, Any] | None:
+    """The kept round, or ``None``; refuses (409) a round being played."""
+    replays = registry.replays
+    if replays is None:
+        raise ApiError(404, "no_replays", "this server keeps no rounds")
+    table = registry.get(code)
+    if table is not None and n == table.state.rounds:
+        dealt = table.state.round.dealt
+        if dealt is None or not dealt.is_over:
+            raise ApiError(409, "round_not_finished", "this round is still being played")
+        if registry.journal is not None:
+            await registry.journal.flush()  # finished a moment ago: written now
+    if table is not None and n > table.state.rounds:
+        return None
+    return await asyncio.to_thread(replays.get, code, n)

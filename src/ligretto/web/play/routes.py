@@ -51,6 +51,7 @@ from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player
 from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.round_replays import Retention
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name, printable
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
@@ -140,6 +141,8 @@ def start_tables(
     scorekeeper: ScoreKeeper | None = None,
     settings: TableSettings | None = None,
     store: LiveTableStore | None = None,
+    replays: Retention = "game",
+    replay_max_days: float = 0.0,
 ) -> TableRegistry:
     """Give the app its table registry (in the lifespan, before serving);
     with a ``store`` the tables are kept in the database (call
@@ -149,7 +152,13 @@ def start_tables(
     (tests set faster bots there), else the defaults.
     """
     settings = settings or getattr(app.state, "table_settings", None)
-    registry = TableRegistry(scorekeeper=scorekeeper, settings=settings, store=store)
+    registry = TableRegistry(
+        scorekeeper=scorekeeper,
+        settings=settings,
+        store=store,
+        replays=replays,
+        replay_max_days=replay_max_days,
+    )
     # Real-time play: the collector's pauses stop every table (collector.py).
     schedule = CollectorSchedule()
     schedule.start()

@@ -1,0 +1,96 @@
+"""GET /api/tables/{code}/rounds/{n}/replay: a finished round, never one being played."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from ligretto.live.settings import TableSettings
+from ligretto.rules.replay_file import read_replay, replay_round
+from ligretto.rules.round import Round
+from ligretto.web.app import create_app
+from ligretto.web.settings import Settings
+
+# Bots that think for ever: the round ends only when the stall guard,
+# with no person at the table, settles it as stuck (R4).
+STALLING = TableSettings(
+    countdown=0.0, between_rounds=60.0, bot_pace=1000.0, stall_after=1.0, seed=5
+)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(data_dir=tmp_path, database_url=None))
+    app.state.table_settings = STALLING
+    with TestClient(app) as client:
+        yield client
+
+
+def send(ws: WebSocketTestSession, type_: str, **fields: Any) -> None:
+    ws.send_text(json.dumps({"v": 1, "type": type_, **fields}))
+
+
+def receive_until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    for _ in range(500):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} arrived")
+
+
+def test_a_finished_round_is_served_whole_and_one_being_played_is_refused(
+    client: TestClient,
+) -> None:
+    opened = client.post(
+        "/api/tables",
+        json={
+            "seats": 2,
+            "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
+            "end": {"mode": "rounds", "rounds": 1},
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    code, host = opened.json()["code"], opened.json()["host_token"]
+    url = f"/api/tables/{code}/rounds/1/replay"
+    assert client.get(url).json()["code"] == "no_such_round"  # nothing dealt yet
+    with client.websocket_connect(f"/play/{code}/ws") as ws:
+        send(ws, "join", host_token=host)
+        receive_until(ws, "welcome")
+        send(ws, "start")
+        receive_until(ws, "view")
+        playing = client.get(url)
+        assert playing.status_code == 409, playing.text
+        assert playing.json()["code"] == "round_not_finished"
+        receive_until(ws, "round_over")
+        served = client.get(url)
+    assert served.status_code == 200, served.text
+    assert "content-disposition" not in served.headers
+    data = served.json()
+    assert data["format"] == "ligretto.replay/1"
+    assert (data["table"], data["round"], data["players"]) == (code, 1, 2)
+    assert data["seats"][1] == {
+        "name": data["seats"][1]["name"],
+        "bot": {
+            "strategy": "random",
+            "level": "medium",
+        },
+    }
+    assert data["actions"][-1]["seat"] is None and data["actions"][-1]["action"] == "stuck"
+    # The deal as the page draws it (R2): ten stack cards, five in the row.
+    dealt = Round.deal(2, data["seed"], read_replay(data).options).snapshot()["seats"]
+    assert data["deal"][0]["stack"] == dealt[0]["stack"] and len(data["deal"][0]["stack"]) == 10
+    assert len(data["deal"][1]["row"]) == 5
+    assert replay_round(data).result().to_dict() == data["result"]
+    saved = client.get(url, params={"download": 1})
+    assert saved.json() == data
+    disposition = saved.headers["content-disposition"]
+    assert disposition == f'attachment; filename="ligretto-{code.lower()}-round-1.json"'
+    assert client.get(f"/api/tables/{code}/rounds").json() == {"rounds": [1]}
+    assert client.get(f"/api/tables/{code}/rounds/2/replay").status_code == 404
+    assert client.get(f"/api/tables/{code}/rounds/0/replay").status_code == 422
