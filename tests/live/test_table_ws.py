@@ -58,6 +58,10 @@ def test_r3_race_two_clients_one_pile_exactly_one_wins(
     winner = next(m for m in answers.values() if m["type"] == "events")
     assert loser["code"] == "pile_taken"
     assert loser["action"] == "play R2 row0 p0"
+    # R3: the same card beat it onto the pile, so the refusal names the winner.
+    assert loser["race"]["by"] == winner["seat"]
+    assert loser["race"]["name"] == ("Anna", "Ben")[winner["seat"]]
+    assert loser["race"]["margin_ms"] >= 0
     assert winner["view"]["middle"][0]["top"] == "R2"
     assert winner["events"][0].endswith("played R2 row0 p0")
     anna.__exit__(None, None, None)

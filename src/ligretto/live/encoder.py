@@ -19,6 +19,8 @@ from ligretto.live.phase import Phase
 from ligretto.live.protocol import (
     Countdown,
     Pong,
+    Race,
+    Races,
     Reason,
     Refused,
     Revoked,
@@ -120,8 +122,14 @@ def pong(t: float | None, now: float) -> str:
     return Pong(t=t, server_now=now).model_dump_json()
 
 
-def refused(code: Reason, reason: str, ref: int | None = None, action: str | None = None) -> str:
-    return Refused(code=code, reason=reason, ref=ref, action=action).model_dump_json()
+def refused(
+    code: Reason,
+    reason: str,
+    ref: int | None = None,
+    action: str | None = None,
+    race: Race | None = None,
+) -> str:
+    return Refused(code=code, reason=reason, ref=ref, action=action, race=race).model_dump_json()
 
 
 def taken_over(seat: int) -> str:
@@ -142,8 +150,11 @@ def round_over(
     game_over: bool,
     winners: Sequence[int],
     next_round_at: float | None,
+    races: Races,
+    game_races: Races,
 ) -> str:
-    """R4/R5: how the round ended, each seat's count and points, the totals."""
+    """R4/R5: how the round ended, each seat's count and points, the totals,
+    and the races (R3) each seat won and lost, this round and in the game."""
     assert result.termination is not None  # only a finished round is announced
     return RoundOver(
         round_no=round_no,
@@ -156,6 +167,8 @@ def round_over(
         game_over=game_over,
         winners=list(winners),
         next_round_at=next_round_at,
+        races=races,
+        game_races=game_races,
     ).model_dump_json()
 
 

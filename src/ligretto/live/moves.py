@@ -4,6 +4,11 @@ A person's move and a bot's go through :func:`apply` alike.  There is no
 ``await`` anywhere in here: the actor applies a move to the end before it
 takes the next command, so a race for a pile is decided by who arrived
 first, exactly as at a real table.
+
+A lost race is told as one: the table keeps the last play accepted on each
+middle pile with the time it arrived, and a refused card that would have
+fitted the pile just before that play learns who beat it and by how much
+(server clock, so every seat is measured alike).
 """
 
 from __future__ import annotations
@@ -13,16 +18,24 @@ from ligretto.live.actor import TableActor
 from ligretto.live.bot_driver import BotMove
 from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
-from ligretto.live.protocol import Move, Reason
+from ligretto.live.protocol import Move, Race, Reason
 from ligretto.live.reasons import refusal_for
 from ligretto.live.scoring import end_round
+from ligretto.live.state import PilePlay, RoundState
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import Action, Play
 from ligretto.rules.errors import PileTakenError
+from ligretto.rules.events import CardPlayed, Event, PileOpened
 
 
-def person_moves(table: TableActor, conn: Connection, message: Move) -> None:
-    """A person's move: from a seat, to the seat's own cards, once the round is on."""
+def person_moves(
+    table: TableActor, conn: Connection, message: Move, at: float | None = None
+) -> None:
+    """A person's move: from a seat, to the seat's own cards, once the round is on.
+
+    ``at``: when the move arrived (the table's monotonic clock, seconds);
+    ``None``: now.
+    """
     phase = table.state.phase
     if conn.seat is None:
         table.refuse(conn, Reason.NOT_SEATED, "watchers cannot play", message)
@@ -41,7 +54,7 @@ def person_moves(table: TableActor, conn: Connection, message: Move) -> None:
     except ValueError:
         table.refuse(conn, Reason.BAD_ACTION, "not a move of this game", message)
         return
-    apply(table, conn.seat, action, conn, message.ref)
+    apply(table, conn.seat, action, conn, message.ref, at)
 
 
 def bot_moves(table: TableActor, move: BotMove) -> None:
@@ -62,7 +75,12 @@ def bot_moves(table: TableActor, move: BotMove) -> None:
 
 
 def apply(
-    table: TableActor, seat: int, action: Action, conn: Connection | None, ref: int | None
+    table: TableActor,
+    seat: int,
+    action: Action,
+    conn: Connection | None,
+    ref: int | None,
+    at: float | None = None,
 ) -> None:
     """Check and apply one move; no await anywhere in here (R3).
 
@@ -73,6 +91,7 @@ def apply(
     dealt = state.round.dealt
     assert dealt is not None
     text = str(action)
+    at_ms = (table.settings.clock.monotonic() if at is None else at) * 1000.0
     try:
         events = dealt.apply(seat, action)
     except Exception as exc:
@@ -82,9 +101,13 @@ def apply(
         if isinstance(exc, PileTakenError) and type(action) is Play:
             # R3: someone was faster; the replay keeps who, and by how much.
             replays.race_lost(state.round, seat, action, table.play_ms())
+        race = None
+        if isinstance(exc, PileTakenError):
+            race = lost_race(table, seat, action, at_ms)
         if conn is not None:  # a bot lost a race; it simply plans again
-            conn.send(encoder.refused(refusal.code, refusal.reason(exc), ref, text))
+            conn.send(encoder.refused(refusal.code, refusal.reason(exc), ref, text, race))
     else:
+        note_plays(state.round, seat, events, at_ms)
         state.seq += 1
         table.moves_applied += 1
         t_ms = table.logged(seat, text)
@@ -106,3 +129,41 @@ def apply(
             end_round(table)
             return
     table.plan_bots()
+
+
+def note_plays(rnd: RoundState, seat: int, events: tuple[Event, ...], at_ms: float) -> None:
+    """Remember the card each accepted play put on a middle pile, and when."""
+    for event in events:
+        if type(event) is CardPlayed or type(event) is PileOpened:
+            rnd.piles[event.pile] = PilePlay(seat, event.card, at_ms)
+
+
+def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Race | None:
+    """R3: who beat ``seat``'s refused play to its pile, and by how much.
+
+    A race only when the card would have fitted the pile just before the
+    last play on it, that is when that play put down the very card (colour
+    and number) this one is; a card refused after the pile moved on by
+    several cards was simply late.  Each race is counted once per loser and
+    play, for the round and the game.
+    """
+    if type(action) is not Play or action.pile is None:
+        return None
+    state = table.state
+    last = state.round.piles.get(action.pile)
+    if last is None or last.seat == seat or last.card != action.card:
+        return None
+    if seat not in last.losers:
+        last.losers.add(seat)
+        players = len(state.seating)
+        for counts, who in (
+            (state.round.races_won, last.seat),
+            (state.round.races_lost, seat),
+            (state.game.races_won, last.seat),
+            (state.game.races_lost, seat),
+        ):
+            if len(counts) < players:
+                counts.extend([0] * (players - len(counts)))
+            counts[who] += 1
+    margin = max(0, round(at_ms - last.at_ms))
+    return Race(by=last.seat, name=state.seating[last.seat].name, margin_ms=margin)

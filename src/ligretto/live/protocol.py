@@ -443,14 +443,39 @@ class EventsMessage(_Message):
     ref: int | None = None
 
 
+class Race(BaseModel):
+    """A lost race (R3), measured at the server: the card would have fitted
+    the pile just before ``by``'s play, which arrived ``margin_ms`` earlier."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: int
+    name: str | None
+    margin_ms: int
+
+
 class Refused(_Message):
-    """A message was refused; only its sender gets this."""
+    """A message was refused; only its sender gets this.
+
+    ``race`` is set only for a ``pile_taken`` refusal that was a race: the
+    pile moved on under the card by exactly the card that beat it.
+    """
 
     type: Literal["refused"] = "refused"
     code: Reason
     reason: str
     ref: int | None = None
     action: str | None = None
+    race: Race | None = None
+
+
+class Races(BaseModel):
+    """Races (R3) won and lost, one count per seat."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    won: list[int]
+    lost: list[int]
 
 
 class RoundOver(_Message):
@@ -467,6 +492,9 @@ class RoundOver(_Message):
     game_over: bool
     winners: list[int]
     next_round_at: float | None
+    # R3 races of this round and of the game so far (this round included).
+    races: Races
+    game_races: Races
 
 
 class TakenOver(_Message):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ligretto.live import encoder
 from ligretto.live.actor import TableActor
 from ligretto.live.phase import Phase
+from ligretto.live.protocol import Races
 from ligretto.live.scorekeeping import Standing
 from ligretto.rules.result import RoundResult
 
@@ -64,6 +65,16 @@ def round_scored(table: TableActor, result: RoundResult, standing: Standing | No
         game_over=game_over,
         winners=winners,
         next_round_at=next_at,
+        races=_races(state.round.races_won, state.round.races_lost, len(result.seats)),
+        game_races=_races(game.races_won, game.races_lost, len(result.seats)),
     )
     encoder.send_all(state.seating, game.last_round_over)
     table.broadcast_table()
+
+
+def _races(won: list[int], lost: list[int], seats: int) -> Races:
+    """Each seat's races (R3) won and lost; a seat without any counts 0."""
+    return Races(
+        won=won + [0] * (seats - len(won)),
+        lost=lost + [0] * (seats - len(lost)),
+    )

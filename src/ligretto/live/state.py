@@ -26,8 +26,21 @@ from dataclasses import dataclass, field
 from ligretto.live.phase import Phase
 from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec, Seating
+from ligretto.rules.cards import Card
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
+
+
+@dataclass(slots=True)
+class PilePlay:
+    """The last play accepted on one middle pile: whose card, which, and when
+    it arrived (server clock, ms), to tell a lost race (R3) from a late card."""
+
+    seat: int
+    card: Card
+    at_ms: float
+    #: Seats already told they lost to this play (a race is counted once).
+    losers: set[int] = field(default_factory=set)
 
 
 @dataclass(slots=True)
@@ -61,6 +74,11 @@ class RoundState:
     pile_plays: list[dict[int, tuple[int, int]]] = field(default_factory=list)
     #: Plays refused because another seat was faster, for the replay (R3).
     races: list[dict[str, int | str]] = field(default_factory=list)
+    #: R3 races: the last play on each middle pile (by pile id), and each
+    #: seat's races won and lost in this round.
+    piles: dict[int, PilePlay] = field(default_factory=dict)
+    races_won: list[int] = field(default_factory=list)
+    races_lost: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -81,6 +99,9 @@ class GameState:
     totals: list[int] | None = None
     #: The ``round_over`` message of the last round, for whoever joins now.
     last_round_over: str | None = None
+    #: Each seat's races (R3) won and lost in this game's rounds so far.
+    races_won: list[int] = field(default_factory=list)
+    races_lost: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -87,6 +87,9 @@ STOP_GRACE = 5.0
 class _FromClient:
     conn: Connection
     message: ClientMessage
+    #: When it arrived (monotonic clock): a lost race's margin is measured
+    #: between arrivals, not between the moments the actor got to them.
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +221,7 @@ class Table(TableQueries):
         so the order is the one the queue would give (R3: the first move to
         arrive wins) and the table's task is not woken for every move.
         """
-        command = _FromClient(conn, message)
+        command = _FromClient(conn, message, self.settings.clock.monotonic())
         task = self._task
         if self.queue.empty() and task is not None and not task.done():
             self._run_command(command)
@@ -319,7 +322,7 @@ class Table(TableQueries):
 
     def _handle(self, command: _Command) -> None:
         if isinstance(command, _FromClient):
-            self._on_message(command.conn, command.message)
+            self._on_message(command.conn, command.message, command.at)
         elif isinstance(command, _Left):
             seat_commands.left(self, command.conn)
         elif isinstance(command, BotMove):
@@ -329,7 +332,7 @@ class Table(TableQueries):
         elif isinstance(command, _Call):
             command.fn()
 
-    def _on_message(self, conn: Connection, message: ClientMessage) -> None:
+    def _on_message(self, conn: Connection, message: ClientMessage, at: float) -> None:
         if isinstance(message, Ping):
             conn.send(encoder.pong(message.t, self.settings.clock.now()))
             return
@@ -348,7 +351,7 @@ class Table(TableQueries):
             self.refuse(conn, Reason.NOT_JOINED, "send join first")
             return
         if isinstance(message, Move):
-            moves.person_moves(self, conn, message)
+            moves.person_moves(self, conn, message, at)
         elif isinstance(message, AddBot):
             seat_commands.add_bot(self, conn, message)
         elif isinstance(message, RemoveBot):

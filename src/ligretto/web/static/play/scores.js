@@ -176,6 +176,7 @@ export function showScores(m) {
     return tr;
   });
   $("score-rows").replaceChildren(...rows);
+  showRaces(m);
   const lines = [];
   lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
   // The celebration names the winner already (its heading); a practice round's end says it here.
@@ -194,6 +195,28 @@ export function showScores(m) {
   $("scores").hidden = false;
   $("scores").focus({ preventScroll: false });
   renderTable();
+}
+
+// R3 races for a pile, won and lost by each seat this round and in the game
+// (the server counts them, by arrival); shown once the game has had one.
+function showRaces(m) {
+  const box = $("scores-races");
+  const game = m.game_races;
+  box.hidden = !game || !game.won.some((n) => n > 0);
+  if (box.hidden) return;
+  const rows = game.won.map((_, i) => {
+    const tr = document.createElement("tr");
+    if (i === state.seat) tr.className = "me";
+    const cells = [seatName(i), m.races.won[i], m.races.lost[i], `${game.won[i]} / ${game.lost[i]}`];
+    cells.forEach((c, k) => {
+      const cell = document.createElement(k === 0 ? "th" : "td");
+      if (k === 0) cell.scope = "row";
+      cell.textContent = String(c);
+      tr.append(cell);
+    });
+    return tr;
+  });
+  $("race-rows").replaceChildren(...rows);
 }
 
 export function hideScores() {

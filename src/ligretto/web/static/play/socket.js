@@ -15,6 +15,14 @@ import { joinTokens, state } from "./state.js";
 const PING_AFTER = 600;
 const SILENT_MS = 850;
 const CHECK_MS = 100;
+// The round trip shown on request ("Connection"): a ping every RTT_EVERY ms
+// besides the silence ping, and the median of the last RTT_KEEP answers, so
+// a player can tell a slow connection from a slow hand.
+const RTT_EVERY = 5000;
+const RTT_KEEP = 10;
+const rtts = [];
+let lastPingAt = 0;
+let rttListener = () => {};
 
 let current = null;
 let retry = 0;
@@ -53,6 +61,14 @@ export function send(type, fields = {}) {
   }
 }
 
+// A ping counts for the heartbeat like the silence ping: unanswered, and
+// nothing else heard since, it means the connection is gone.
+function ping(ws, now) {
+  if (!pingSentAt) pingSentAt = now;
+  lastPingAt = now;
+  ws.send(JSON.stringify({ v: 1, type: "ping", t: now / 1000 }));
+}
+
 function beat() {
   const ws = current;
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
@@ -61,10 +77,33 @@ function beat() {
     drop(ws);
     return;
   }
-  if (!pingSentAt && now - lastHeard >= PING_AFTER) {
-    pingSentAt = now;
-    ws.send(JSON.stringify({ v: 1, type: "ping", t: now / 1000 }));
-  }
+  if (!pingSentAt && (now - lastHeard >= PING_AFTER || now - lastPingAt >= RTT_EVERY)) ping(ws, now);
+}
+
+// The pong echoes the ping's own send time: the round trip needs no state.
+function heardPong(message) {
+  if (typeof message.t !== "number") return;
+  const ms = Date.now() - message.t * 1000;
+  if (!(ms >= 0) || ms > 60000) return;
+  rtts.push(ms);
+  if (rtts.length > RTT_KEEP) rtts.shift();
+  rttListener(roundTrip());
+}
+
+// The median round trip of the last answers ({ms, n}), or null before the first.
+export function roundTrip() {
+  if (!rtts.length) return null;
+  const sorted = [...rtts].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const ms = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { ms: Math.round(ms), n: sorted.length };
+}
+
+// `listener(roundTrip())` after every answer; a ping goes out now for a
+// first number without waiting for the next one.
+export function watchRoundTrip(listener) {
+  rttListener = listener;
+  if (current && current.readyState === WebSocket.OPEN) ping(current, Date.now());
 }
 
 function stopHeartbeat() {
@@ -128,7 +167,10 @@ export function connect() {
     } catch {
       return;
     }
-    if (message.type === "pong") return;
+    if (message.type === "pong") {
+      heardPong(message);
+      return;
+    }
     if (message.type === "welcome") {
       up = true;
       if (lost) {

@@ -10,13 +10,13 @@
 // input.js   taps, keys, choosing a pile
 // scores.js  countdown and the score screens
 // device.js  continue on another device
-import { renderBoard } from "./board.js";
+import { renderBoard, seatName } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
 import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
-import { connect, listen, onLink, send } from "./socket.js";
+import { connect, listen, onLink, roundTrip, send, watchRoundTrip } from "./socket.js";
 import * as S from "./state.js";
 
 const { state } = S;
@@ -92,7 +92,10 @@ function onRefused(m) {
     // (for as long as the animation runs, whatever re-renders meanwhile).
     S.sendBack(move.source);
     if (state.view) renderBoard(null);
-    toast(m.code === "pile_taken" ? T.too_slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
+    // A lost race names who was faster, by the server's clock (R3); a card
+    // that came later than that is just "too slow".
+    const slow = m.race ? fmt(T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
+    toast(m.code === "pile_taken" ? slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
     if (m.code === "pile_taken") feedback("slow");
     return;
   }
@@ -148,12 +151,30 @@ function renderStuck() {
   $("stuck-agree").disabled = agreed.includes(state.seat);
 }
 
+// "Connection": the round trip to the server (socket.js), shown on request.
+function showRoundTrip(rtt) {
+  $("rtt-line").textContent = rtt ? fmt(T.rtt, rtt) : T.rtt_wait;
+}
+
+function initRoundTrip() {
+  const button = $("rtt-toggle");
+  button.addEventListener("click", () => {
+    const on = button.getAttribute("aria-pressed") !== "true";
+    button.setAttribute("aria-pressed", String(on));
+    $("rtt-line").hidden = !on;
+    if (!on) return watchRoundTrip(() => {});
+    showRoundTrip(roundTrip());
+    watchRoundTrip(showRoundTrip);
+  });
+}
+
 function initStuck() {
   $("stuck-agree").addEventListener("click", () => send("stuck"));
 }
 
 S.takeTokenFromFragment();
 initStuck();
+initRoundTrip();
 initFeedback();
 initDevice();
 initLobby();
