@@ -8,8 +8,41 @@
 import { $, T, fmt, root } from "./page.js";
 import { RETURN_MS, placeOf, state } from "./state.js";
 
-const COLOURS = { R: "red", G: "green", B: "blue", Y: "yellow", H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+
+// Each colour's symbol (templates/_card_symbols.html, rendered into the page
+// once): a card is never known by its colour alone.
+const SYMBOLS = new Map();
+for (const box of $("card-symbols") ? $("card-symbols").content.children : []) SYMBOLS.set(box.dataset.colour, box.firstElementChild);
+
+// A card's name in the page's language ("grün 3"), for its accessible name.
+export function cardName(text) {
+  return `${(T.colours && T.colours[text[0]]) || text[0]} ${text.slice(1)}`;
+}
+
+// The cards' high-contrast look (table.css, data-contrast): the player's
+// choice, remembered in this browser; without one, the system's "more
+// contrast" setting, followed while the page is open.
+const CONTRAST_KEY = "ligretto.play.contrast";
+
+export function initCardTheme() {
+  const more = matchMedia("(prefers-contrast: more)");
+  const button = $("contrast-toggle");
+  const show = () => {
+    const chosen = localStorage.getItem(CONTRAST_KEY);
+    const on = chosen ? chosen === "on" : more.matches;
+    root.dataset.contrast = on ? "on" : "off";
+    if (button) button.setAttribute("aria-pressed", String(on));
+  };
+  show();
+  more.addEventListener("change", show);
+  if (button) {
+    button.addEventListener("click", () => {
+      localStorage.setItem(CONTRAST_KEY, root.dataset.contrast === "on" ? "off" : "on");
+      show();
+    });
+  }
+}
 
 // Paint `el` (reused or new) as a card: face `text`, or empty when null.
 function paintCard(el, text, { small = false, count = null, label = null } = {}) {
@@ -29,6 +62,8 @@ function paintCard(el, text, { small = false, count = null, label = null } = {})
     const v = document.createElement("span");
     v.className = "v";
     v.textContent = value === "1" && SUITS[colour] ? "A" : value;
+    const symbol = SYMBOLS.get(colour);
+    if (symbol) parts.push(symbol.cloneNode(true));
     parts.push(v);
     if (SUITS[colour]) {
       const suit = document.createElement("span");
@@ -36,7 +71,7 @@ function paintCard(el, text, { small = false, count = null, label = null } = {})
       suit.textContent = SUITS[colour];
       parts.push(suit);
     }
-    el.setAttribute("aria-label", `${label ? label + ": " : ""}${COLOURS[colour]} ${value}`);
+    el.setAttribute("aria-label", `${label ? label + ": " : ""}${cardName(text)}`);
   }
   if (text && count !== null) {
     const badge = document.createElement("span");

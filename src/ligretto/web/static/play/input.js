@@ -3,7 +3,7 @@
 // the practice round's hints, and which input the player uses (the words
 // and key hints follow it). The listeners sit on the containers that stay
 // (#mine, #middle, the document), so redrawing the cards adds none.
-import { afterRender } from "./board.js";
+import { afterRender, cardName } from "./board.js";
 import { $, T, feedback, fmt, root, toast } from "./page.js";
 import { send } from "./socket.js";
 import { placeOf, startMove, state } from "./state.js";
@@ -279,19 +279,18 @@ function hintFor(v) {
   if (state.table.phase === "countdown") return { text: T.hints.ready };
   if (state.table.phase !== "playing") return null;
   const me = v.seats[v.viewer];
-  const colour = (card) => `${T.colours[card[0]] || card[0]} ${card.slice(1)}`;
   const plays = v.actions.filter((a) => a.kind === "play" && !state.pending.size);
   const several = (a) => plays.filter((b) => b.source === a.source && b.slot === a.slot).length > 1;
   const say = (a, text) => ({ source: placeOf(a), text: several(a) ? `${text} ${T.hints.then_pile}` : text });
   // A 1 from the stack first: it also shows that the stack is to be emptied.
   const one = plays.find((a) => a.pile === null && a.source === "stack") || plays.find((a) => a.pile === null);
-  if (one) return say(one, fmt(T.hints.one, { card: colour(one.card) }));
+  if (one) return say(one, fmt(T.hints.one, { card: cardName(one.card) }));
   const stack = plays.find((a) => a.source === "stack");
-  if (stack) return say(stack, fmt(me.stack_count === 1 ? T.hints.last : T.hints.stack, { card: colour(stack.card) }));
+  if (stack) return say(stack, fmt(me.stack_count === 1 ? T.hints.last : T.hints.stack, { card: cardName(stack.card) }));
   const row = plays.find((a) => a.source === "row");
-  if (row) return say(row, fmt(T.hints.row, { card: colour(row.card) }));
+  if (row) return say(row, fmt(T.hints.row, { card: cardName(row.card) }));
   const discard = plays.find((a) => a.source === "discard");
-  if (discard) return say(discard, fmt(T.hints.discard, { card: colour(discard.card) }));
+  if (discard) return say(discard, fmt(T.hints.discard, { card: cardName(discard.card) }));
   if (state.pending.size) return { text: T.hints.wait };
   const refill = v.actions.find((a) => a.kind === "refill");
   if (refill) return { source: placeOf(refill), text: T.hints.refill };

@@ -10,7 +10,7 @@
 // input.js   taps, keys, choosing a pile
 // scores.js  countdown and the score screens
 // device.js  continue on another device
-import { renderBoard, seatName } from "./board.js";
+import { initCardTheme, renderBoard, seatName } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
@@ -173,6 +173,7 @@ function initStuck() {
 }
 
 S.takeTokenFromFragment();
+initCardTheme();
 initStuck();
 initRoundTrip();
 initFeedback();
