@@ -420,6 +420,88 @@ class Round:
             out.append(RECYCLE)
         return out
 
+    # Queries for a policy that takes the first fitting action: each returns
+    # exactly the action it would have picked from legal_actions(seat), in
+    # the same order, without listing the rest.
+
+    def first_play(self, seat: int, order: tuple[Source, ...] | None = None) -> Play | None:
+        """The first play to the middle from the first source in ``order``
+        that has one, or ``None`` when none fits (R3).
+
+        Within a source the play is the first that :meth:`legal_actions`
+        lists; without ``order`` the list's own (row, stack, discard), so the
+        result is the list's first play.
+        """
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over or not self._fit:
+            return None  # _fit == 0: no card fits anywhere
+        fitting = self._fitting
+        if order is None:
+            # The list's order, written out: the benchmark's and the
+            # simplest policies' one query per action.
+            if self._open_fit:
+                # _open_fit counts every seat's open cards that fit: at 0
+                # no row top or stack top fits, which spares the look.
+                for slot, cell in enumerate(self._row[seat]):
+                    if cell and fitting[cell[-1]]:
+                        return self._first_pile(cell[-1], slot)
+                stack = self._stack[seat]
+                if stack and fitting[stack[-1]]:
+                    return self._first_pile(stack[-1], _STACK)
+            discard = self._discard[seat]
+            if discard and fitting[discard[-1]]:
+                return self._first_pile(discard[-1], _DISCARD)
+            return None
+        for source in order:
+            if source is Source.ROW:
+                # _open_fit counts every seat's open cards that fit: at 0
+                # no row top fits, which spares the look at the row.
+                if self._open_fit:
+                    for slot, cell in enumerate(self._row[seat]):
+                        if cell and fitting[cell[-1]]:
+                            return self._first_pile(cell[-1], slot)
+            elif source is Source.STACK:
+                stack = self._stack[seat]
+                if stack and fitting[stack[-1]]:
+                    return self._first_pile(stack[-1], _STACK)
+            else:
+                discard = self._discard[seat]
+                if discard and fitting[discard[-1]]:
+                    return self._first_pile(discard[-1], _DISCARD)
+        return None
+
+    def _first_pile(self, code: int, src: int) -> Play:
+        """The play of a fitting ``code`` onto the lowest pile that takes it."""
+        if code % 10 == 0:
+            return _play(self._deck, code, src, -1)  # a 1 opens a new pile
+        return _play(self._deck, code, src, self._need[code][0])
+
+    def first_refill(self, seat: int) -> Refill | None:
+        """The first manual refill of :meth:`legal_actions` (R3), or ``None``."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over or self._auto_refill or not self._stack[seat]:
+            return None
+        for slot, cell in enumerate(self._row[seat]):
+            if not cell:
+                return _REFILLS[slot]
+        return None
+
+    def turn_or_recycle(self, seat: int) -> Action | None:
+        """``turn`` while the hand holds cards, else ``recycle`` while the
+        discard pile does (R3), else ``None``: the last entry of
+        :meth:`legal_actions` when it is either."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over:
+            return None
+        if self._hand[seat]:
+            return TURN
+        if self._discard[seat]:
+            return RECYCLE
+        return None
+
     def race_lost(self, seat: int, action: Play) -> bool:
         """Whether :meth:`apply` would refuse ``action`` as a lost race (R3).
 
