@@ -560,30 +560,42 @@ class Round:
             raise RoundOverError("the round is over: nothing more is played (R4)")
         if type(seat) is not int or not 0 <= seat < self._players:
             self._check_seat(seat)
-        events: list[Event] = []
-        if type(action) is Play:
-            src = self._verify_play(seat, action)
-            self._do_play(seat, action, src, events)
-        elif type(action) is Turn:
-            self._verify_turn(seat)
-            self._do_turn(seat, events)
-        elif type(action) is Recycle:
-            self._verify_recycle(seat)
-            self._do_recycle(seat, events)
-        elif type(action) is Refill:
-            self._verify_refill(seat, action.slot)
-            self._refill(seat, action.slot, events)
-            self._moves += 1
-        elif type(action) is Store:
-            self._verify_store(seat, action)
-            self._do_store(seat, action, events)
-        elif type(action) is Stuck:
-            raise IllegalActionError(_NOT_A_SEATS_MOVE)
+        if type(action) is Turn:
+            # The most frequent action: in the usual case (a stack left, and
+            # with shuffled recycling a card that fits somewhere, so no
+            # deadlock, R4) nothing else happens, and it returns at once.
+            hand = self._hand[seat]
+            if not hand:
+                self._verify_turn(seat)  # raises
+            event = self._do_turn(seat, hand)
+            self._seat_views[seat] = None
+            self._seats_view = None
+            self._log.append((seat, action))
+            if self._fit and self._shuffle_recycled and self._stack[seat]:
+                return (event,)
+            events: list[Event] = [event]
         else:
-            raise MalformedActionError(f"not an action: {action!r}")
-        self._seat_views[seat] = None
-        self._seats_view = None
-        self._log.append((seat, action))
+            events = []
+            if type(action) is Play:
+                src = self._verify_play(seat, action)
+                self._do_play(seat, action, src, events)
+            elif type(action) is Recycle:
+                self._verify_recycle(seat)
+                self._do_recycle(seat, events)
+            elif type(action) is Refill:
+                self._verify_refill(seat, action.slot)
+                self._refill(seat, action.slot, events)
+                self._moves += 1
+            elif type(action) is Store:
+                self._verify_store(seat, action)
+                self._do_store(seat, action, events)
+            elif type(action) is Stuck:
+                raise IllegalActionError(_NOT_A_SEATS_MOVE)
+            else:
+                raise MalformedActionError(f"not an action: {action!r}")
+            self._seat_views[seat] = None
+            self._seats_view = None
+            self._log.append((seat, action))
         if not self._stack[seat]:
             # R4: the last stack card went to the middle or into the row.
             self._over = True
@@ -779,16 +791,15 @@ class Round:
             self._show(stack[-1])
         events.append(_refilled(self._deck, seat, slot, code))
 
-    def _do_turn(self, seat: int, events: list[Event]) -> None:
-        hand = self._hand[seat]
+    def _do_turn(self, seat: int, hand: list[int]) -> Event:
+        """Turn up to three cards of the (non-empty) ``hand``; return the event."""
         k = PACKET if len(hand) >= PACKET else len(hand)
-        packet = hand[-k:]
+        # R3: the packet is flipped as one, so its third card ends on top:
+        # the last k hand cards, last first.
+        self._discard[seat] += hand[: -k - 1 : -1]
+        top = hand[-k]
         del hand[-k:]
-        # R3: the packet is flipped as one, so its third card ends on top.
-        packet.reverse()
-        discard = self._discard[seat]
-        discard.extend(packet)
-        events.append(_turned(self._deck, seat, k, packet[-1]))
+        return _turned(self._deck, seat, k, top)
 
     def _do_recycle(self, seat: int, events: list[Event]) -> None:
         discard = self._discard[seat]
