@@ -71,3 +71,14 @@ def test_queries_check_the_seat() -> None:
         r.first_play(2)
     with pytest.raises(Exception, match="no seat"):
         r.turn_or_recycle(-1)
+
+
+@pytest.mark.parametrize("options", OPTIONS[::3], ids=str)
+def test_deal_indexes_as_a_full_reindex(options: RuleOptions) -> None:
+    # The deal's shortcut index equals the one rebuilt from the piles.
+    for players in (2, 3, 4, 8, 12):
+        for seed in range(10):
+            r = Round.deal(players, seed, options)
+            dealt = (r._open[:], r._avail[:], r._open_fit, r._fit, r._fitting[:])
+            r._reindex()
+            assert dealt == (r._open, r._avail, r._open_fit, r._fit, r._fitting)

@@ -255,9 +255,28 @@ class Round:
             self._stack[seat] = deck[:STACK_SIZE]
             self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
             self._hand[seat] = deck[STACK_SIZE + size :]
-        self._reindex()
+        self._index_deal()
         self._settle_deadlock([])
         return self
+
+    def _index_deal(self) -> None:
+        """:meth:`_reindex` for a fresh deal, where it is simpler: no pile
+        is open, so only the 1s fit, and every seat holds each code once:
+        all count as available but the stack cards under the top."""
+        players = self._players
+        opened = [0] * DECK_SIZE
+        avail = [players] * DECK_SIZE
+        for seat in range(players):
+            for cell in self._row[seat]:
+                opened[cell[-1]] += 1
+            stack = self._stack[seat]
+            opened[stack[-1]] += 1
+            for c in stack[:-1]:
+                avail[c] -= 1
+        self._open = opened
+        self._avail = avail
+        self._open_fit = sum(opened[::10])  # codes 0, 10, 20, 30: the 1s
+        self._fit = sum(avail[::10])
 
     @classmethod
     def replay(
