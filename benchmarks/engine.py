@@ -30,7 +30,7 @@ import time
 
 import reference as ref
 
-from ligretto.rules import Play, Refill, Round, RuleOptions
+from ligretto.rules import Play, Round, RuleOptions
 
 #: actions per seat without a card to the middle after which the table is stuck
 STUCK_AFTER = 200
@@ -48,13 +48,15 @@ def play_round(players: int, seed: int, options: RuleOptions) -> int:
             quiet = 0
             continue
         for seat in range(players):
-            legal = r.legal_actions(seat)
-            if not legal:
-                break
-            choice = legal[0]  # plays to the middle come first
-            if not isinstance(choice, Play):
-                refills = [a for a in legal if isinstance(a, Refill)]
-                choice = refills[0] if refills else legal[-1]  # turn or recycle
+            # The first legal play to the middle, else the first refill, else
+            # the last legal action (turn or recycle): asked for one by one,
+            # without listing every legal action.
+            choice = r.first_play(seat) or r.first_refill(seat) or r.turn_or_recycle(seat)
+            if choice is None:
+                legal = r.legal_actions(seat)  # only stores (R6) are left
+                if not legal:
+                    break
+                choice = legal[-1]
             r.apply(seat, choice)
             actions += 1
             quiet = 0 if type(choice) is Play else quiet + 1

@@ -219,6 +219,13 @@ class StackFirst(Strategy):
         # source in ``order``, else the chores of :func:`_chores`. Sources
         # are compared by identity (hashing an Enum member runs Python code).
         first, second, third = self.order
+        options = view.options
+        if options.row_refill == "auto" and not options.row_storage:
+            # No refills or stores are listed: the first play by source
+            # order, else turn or recycle, each asked for without listing
+            # every legal action (what the loop below would pick).
+            play = view.first_play(self.order)
+            return play if play is not None else view.turn_or_recycle()
         from_first: Play | None = None
         from_second: Play | None = None
         from_third: Play | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ligretto.rules.actions import Action, Play
+from ligretto.rules.actions import Action, Play, Source
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.view import PileView, SeatView
 
@@ -40,3 +40,12 @@ class BotView(Protocol):
 
     @property
     def seats(self) -> Sequence[SeatView]: ...
+
+    def first_play(self, order: tuple[Source, ...]) -> Play | None:
+        """The first play from the first source in ``order`` that has one
+        (within a source, in the order of ``actions``), or ``None``."""
+        ...
+
+    def turn_or_recycle(self) -> Action | None:
+        """``turn`` or ``recycle`` if either is among ``actions`` (R3), else ``None``."""
+        ...

@@ -255,9 +255,28 @@ class Round:
             self._stack[seat] = deck[:STACK_SIZE]
             self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
             self._hand[seat] = deck[STACK_SIZE + size :]
-        self._reindex()
+        self._index_deal()
         self._settle_deadlock([])
         return self
+
+    def _index_deal(self) -> None:
+        """:meth:`_reindex` for a fresh deal, where it is simpler: no pile
+        is open, so only the 1s fit, and every seat holds each code once:
+        all count as available but the stack cards under the top."""
+        players = self._players
+        opened = [0] * DECK_SIZE
+        avail = [players] * DECK_SIZE
+        for seat in range(players):
+            for cell in self._row[seat]:
+                opened[cell[-1]] += 1
+            stack = self._stack[seat]
+            opened[stack[-1]] += 1
+            for c in stack[:-1]:
+                avail[c] -= 1
+        self._open = opened
+        self._avail = avail
+        self._open_fit = sum(opened[::10])  # codes 0, 10, 20, 30: the 1s
+        self._fit = sum(avail[::10])
 
     @classmethod
     def replay(
@@ -420,6 +439,88 @@ class Round:
             out.append(RECYCLE)
         return out
 
+    # Queries for a policy that takes the first fitting action: each returns
+    # exactly the action it would have picked from legal_actions(seat), in
+    # the same order, without listing the rest.
+
+    def first_play(self, seat: int, order: tuple[Source, ...] | None = None) -> Play | None:
+        """The first play to the middle from the first source in ``order``
+        that has one, or ``None`` when none fits (R3).
+
+        Within a source the play is the first that :meth:`legal_actions`
+        lists; without ``order`` the list's own (row, stack, discard), so the
+        result is the list's first play.
+        """
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over or not self._fit:
+            return None  # _fit == 0: no card fits anywhere
+        fitting = self._fitting
+        if order is None:
+            # The list's order, written out: the benchmark's and the
+            # simplest policies' one query per action.
+            if self._open_fit:
+                # _open_fit counts every seat's open cards that fit: at 0
+                # no row top or stack top fits, which spares the look.
+                for slot, cell in enumerate(self._row[seat]):
+                    if cell and fitting[cell[-1]]:
+                        return self._first_pile(cell[-1], slot)
+                stack = self._stack[seat]
+                if stack and fitting[stack[-1]]:
+                    return self._first_pile(stack[-1], _STACK)
+            discard = self._discard[seat]
+            if discard and fitting[discard[-1]]:
+                return self._first_pile(discard[-1], _DISCARD)
+            return None
+        for source in order:
+            if source is Source.ROW:
+                # _open_fit counts every seat's open cards that fit: at 0
+                # no row top fits, which spares the look at the row.
+                if self._open_fit:
+                    for slot, cell in enumerate(self._row[seat]):
+                        if cell and fitting[cell[-1]]:
+                            return self._first_pile(cell[-1], slot)
+            elif source is Source.STACK:
+                stack = self._stack[seat]
+                if stack and fitting[stack[-1]]:
+                    return self._first_pile(stack[-1], _STACK)
+            else:
+                discard = self._discard[seat]
+                if discard and fitting[discard[-1]]:
+                    return self._first_pile(discard[-1], _DISCARD)
+        return None
+
+    def _first_pile(self, code: int, src: int) -> Play:
+        """The play of a fitting ``code`` onto the lowest pile that takes it."""
+        if code % 10 == 0:
+            return _play(self._deck, code, src, -1)  # a 1 opens a new pile
+        return _play(self._deck, code, src, self._need[code][0])
+
+    def first_refill(self, seat: int) -> Refill | None:
+        """The first manual refill of :meth:`legal_actions` (R3), or ``None``."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over or self._auto_refill or not self._stack[seat]:
+            return None
+        for slot, cell in enumerate(self._row[seat]):
+            if not cell:
+                return _REFILLS[slot]
+        return None
+
+    def turn_or_recycle(self, seat: int) -> Action | None:
+        """``turn`` while the hand holds cards, else ``recycle`` while the
+        discard pile does (R3), else ``None``: the last entry of
+        :meth:`legal_actions` when it is either."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over:
+            return None
+        if self._hand[seat]:
+            return TURN
+        if self._discard[seat]:
+            return RECYCLE
+        return None
+
     def race_lost(self, seat: int, action: Play) -> bool:
         """Whether :meth:`apply` would refuse ``action`` as a lost race (R3).
 
@@ -478,30 +579,42 @@ class Round:
             raise RoundOverError("the round is over: nothing more is played (R4)")
         if type(seat) is not int or not 0 <= seat < self._players:
             self._check_seat(seat)
-        events: list[Event] = []
-        if type(action) is Play:
-            src = self._verify_play(seat, action)
-            self._do_play(seat, action, src, events)
-        elif type(action) is Turn:
-            self._verify_turn(seat)
-            self._do_turn(seat, events)
-        elif type(action) is Recycle:
-            self._verify_recycle(seat)
-            self._do_recycle(seat, events)
-        elif type(action) is Refill:
-            self._verify_refill(seat, action.slot)
-            self._refill(seat, action.slot, events)
-            self._moves += 1
-        elif type(action) is Store:
-            self._verify_store(seat, action)
-            self._do_store(seat, action, events)
-        elif type(action) is Stuck:
-            raise IllegalActionError(_NOT_A_SEATS_MOVE)
+        if type(action) is Turn:
+            # The most frequent action: in the usual case (a stack left, and
+            # with shuffled recycling a card that fits somewhere, so no
+            # deadlock, R4) nothing else happens, and it returns at once.
+            hand = self._hand[seat]
+            if not hand:
+                self._verify_turn(seat)  # raises
+            event = self._do_turn(seat, hand)
+            self._seat_views[seat] = None
+            self._seats_view = None
+            self._log.append((seat, action))
+            if self._fit and self._shuffle_recycled and self._stack[seat]:
+                return (event,)
+            events: list[Event] = [event]
         else:
-            raise MalformedActionError(f"not an action: {action!r}")
-        self._seat_views[seat] = None
-        self._seats_view = None
-        self._log.append((seat, action))
+            events = []
+            if type(action) is Play:
+                src = self._verify_play(seat, action)
+                self._do_play(seat, action, src, events)
+            elif type(action) is Recycle:
+                self._verify_recycle(seat)
+                self._do_recycle(seat, events)
+            elif type(action) is Refill:
+                self._verify_refill(seat, action.slot)
+                self._refill(seat, action.slot, events)
+                self._moves += 1
+            elif type(action) is Store:
+                self._verify_store(seat, action)
+                self._do_store(seat, action, events)
+            elif type(action) is Stuck:
+                raise IllegalActionError(_NOT_A_SEATS_MOVE)
+            else:
+                raise MalformedActionError(f"not an action: {action!r}")
+            self._seat_views[seat] = None
+            self._seats_view = None
+            self._log.append((seat, action))
         if not self._stack[seat]:
             # R4: the last stack card went to the middle or into the row.
             self._over = True
@@ -697,16 +810,15 @@ class Round:
             self._show(stack[-1])
         events.append(_refilled(self._deck, seat, slot, code))
 
-    def _do_turn(self, seat: int, events: list[Event]) -> None:
-        hand = self._hand[seat]
+    def _do_turn(self, seat: int, hand: list[int]) -> Event:
+        """Turn up to three cards of the (non-empty) ``hand``; return the event."""
         k = PACKET if len(hand) >= PACKET else len(hand)
-        packet = hand[-k:]
+        # R3: the packet is flipped as one, so its third card ends on top:
+        # the last k hand cards, last first.
+        self._discard[seat] += hand[: -k - 1 : -1]
+        top = hand[-k]
         del hand[-k:]
-        # R3: the packet is flipped as one, so its third card ends on top.
-        packet.reverse()
-        discard = self._discard[seat]
-        discard.extend(packet)
-        events.append(_turned(self._deck, seat, k, packet[-1]))
+        return _turned(self._deck, seat, k, top)
 
     def _do_recycle(self, seat: int, events: list[Event]) -> None:
         discard = self._discard[seat]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ligretto.rules.actions import Action, Play
+from ligretto.rules.actions import Action, Play, Recycle, Source, Turn
 from ligretto.rules.cards import Card, Colour
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.values import FrozenValue
@@ -106,6 +106,22 @@ class TableView(FrozenValue):
     def plays(self) -> tuple[Play, ...]:
         """The viewer's legal plays to the middle."""
         return tuple(a for a in self.actions if isinstance(a, Play))
+
+    def first_play(self, order: tuple[Source, ...]) -> Play | None:
+        """The viewer's first legal play from the first source in ``order``
+        that has one (within a source, in the order of ``actions``)."""
+        for source in order:
+            for action in self.actions:
+                if type(action) is Play and action.source is source:
+                    return action
+        return None
+
+    def turn_or_recycle(self) -> Action | None:
+        """The viewer's ``turn`` or ``recycle`` among ``actions``, if any (R3)."""
+        for action in self.actions:
+            if type(action) is Turn or type(action) is Recycle:
+                return action
+        return None
 
     @property
     def me(self) -> SeatView | None:

@@ -42,6 +42,7 @@ from ligretto.rules import (
     RoundOverError,
     RuleError,
     RuleOptions,
+    Source,
 )
 from ligretto.rules.values import FrozenValue
 from ligretto.rules.view import PileView, SeatView, TableView
@@ -90,22 +91,36 @@ class SeatSight:
     as it is now before each decision (:meth:`look`).
     """
 
-    __slots__ = ("_plays", "_public", "_round", "_seat", "actions", "options", "viewer")
+    __slots__ = ("_actions", "_plays", "_public", "_round", "_seat", "options", "viewer")
 
     def __init__(self, rnd: Round, seat: int) -> None:
         self._round = rnd
         self._seat = seat
         self.viewer: int | None = seat
         self.options = rnd.options
-        self.actions: Sequence[Action] = rnd.legal_actions(seat)
+        self._actions: list[Action] | None = None
         self._plays: list[Play] | None = None
         self._public: TableView | None = None
 
     def look(self) -> None:
         """The seat looks again: what it sees now (a decision's view, reused)."""
-        self.actions = self._round.legal_actions(self._seat)
+        self._actions = None
         self._plays = None
         self._public = None
+
+    @property
+    def actions(self) -> Sequence[Action]:
+        # Listed on the first read only: a strategy that asks first_play()
+        # and turn_or_recycle() never needs the whole list.
+        if self._actions is None:
+            self._actions = self._round.legal_actions(self._seat)
+        return self._actions
+
+    def first_play(self, order: tuple[Source, ...]) -> Play | None:
+        return self._round.first_play(self._seat, order)
+
+    def turn_or_recycle(self) -> Action | None:
+        return self._round.turn_or_recycle(self._seat)
 
     @property
     def plays(self) -> Sequence[Play]:

@@ -1,0 +1,84 @@
+"""The first-fitting queries agree with legal_actions at every step."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from ligretto.rules import Action, Play, Recycle, Refill, Round, RuleOptions, Source, Turn
+
+OPTIONS = [
+    RuleOptions(deck=deck, row_refill=refill, recycle_shuffle=shuffle, row_storage=storage)
+    for deck, refill, shuffle, storage in itertools.product(
+        ("ligretto", "cards"), ("auto", "manual"), (True, False), (False, True)
+    )
+]
+
+
+def _expected(legal: list[Action], source: Source | None) -> Play | None:
+    for action in legal:
+        if type(action) is Play and (source is None or action.source is source):
+            return action
+    return None
+
+
+def _check(r: Round, seat: int) -> list[Action]:
+    legal = r.legal_actions(seat)
+    assert r.first_play(seat) is _expected(legal, None)
+    for order in itertools.permutations((Source.ROW, Source.STACK, Source.DISCARD)):
+        wanted = None
+        for source in order:
+            wanted = _expected(legal, source)
+            if wanted is not None:
+                break
+        assert r.first_play(seat, order) is wanted
+        if order[:1] != (Source.ROW,):
+            continue
+        assert r.first_play(seat, order[:1]) is _expected(legal, Source.ROW)
+    refills = [a for a in legal if type(a) is Refill]
+    assert r.first_refill(seat) is (refills[0] if refills else None)
+    chores = [a for a in legal if type(a) is Turn or type(a) is Recycle]
+    assert r.turn_or_recycle(seat) is (chores[0] if chores else None)
+    return legal
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_queries_match_legal_actions(options: RuleOptions, players: int) -> None:
+    for seed in range(4):
+        r = Round.deal(players, seed, options)
+        choose = random.Random(seed)
+        steps = 0
+        while not r.is_over and steps < 2000:
+            seat = steps % players
+            legal = _check(r, seat)
+            steps += 1
+            if not legal:
+                if not any(r.legal_actions(s) for s in range(players)):
+                    break
+                continue
+            # mostly the first action (plays go on), now and then any
+            r.apply(seat, legal[0] if choose.random() < 0.7 else choose.choice(legal))
+        for seat in range(players):
+            _check(r, seat)
+
+
+def test_queries_check_the_seat() -> None:
+    r = Round.deal(2, 1)
+    with pytest.raises(Exception, match="no seat"):
+        r.first_play(2)
+    with pytest.raises(Exception, match="no seat"):
+        r.turn_or_recycle(-1)
+
+
+@pytest.mark.parametrize("options", OPTIONS[::3], ids=str)
+def test_deal_indexes_as_a_full_reindex(options: RuleOptions) -> None:
+    # The deal's shortcut index equals the one rebuilt from the piles.
+    for players in (2, 3, 4, 8, 12):
+        for seed in range(10):
+            r = Round.deal(players, seed, options)
+            dealt = (r._open[:], r._avail[:], r._open_fit, r._fit, r._fitting[:])
+            r._reindex()
+            assert dealt == (r._open, r._avail, r._open_fit, r._fit, r._fitting)
