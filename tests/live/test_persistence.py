@@ -453,7 +453,7 @@ def test_the_journal_keeps_a_batch_whose_write_failed() -> None:
             self.calls = 0
             self.written: list[Any] = []
 
-        def write(self, states: Any, actions: Any, closes: Any = None) -> None:
+        def write(self, states: Any, actions: Any, closes: Any = None, rounds: Any = ()) -> None:
             self.calls += 1
             if self.calls == 1:
                 raise OSError("the database is away")

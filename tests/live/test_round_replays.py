@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select
 
 from helpers.live_table import settled
 from ligretto.live.clock import ManualClock
@@ -232,7 +232,7 @@ def test_retention_deletes_rounds_of_deleted_games_and_past_the_age(engine: Engi
                 "data": "{}",
             },
         ]
-        conn.execute(RoundReplayRow.__table__.insert(), rows)
+        conn.execute(insert(RoundReplayRow), rows)
 
     def codes() -> set[str]:
         with engine.connect() as conn:
@@ -267,6 +267,6 @@ def test_the_retention_settings_are_checked() -> None:
 
     assert (Settings().replays, Settings().replay_max_days) == ("game", 0.0)
     with pytest.raises(ValidationError):
-        Settings(replays="sometimes")  # type: ignore[arg-type]
+        Settings(replays="sometimes")
     with pytest.raises(ValidationError):
         Settings(replay_max_days=-1)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Literal
 
 import pytest
 
 from ligretto.rules import Action, Play, Recycle, Refill, Round, RuleOptions, Source, Turn
 
+DECKS: tuple[Literal["ligretto", "cards"], ...] = ("ligretto", "cards")
+REFILLS: tuple[Literal["auto", "manual"], ...] = ("auto", "manual")
 OPTIONS = [
     RuleOptions(deck=deck, row_refill=refill, recycle_shuffle=shuffle, row_storage=storage)
     for deck, refill, shuffle, storage in itertools.product(
-        ("ligretto", "cards"), ("auto", "manual"), (True, False), (False, True)
+        DECKS, REFILLS, (True, False), (False, True)
     )
 ]
 

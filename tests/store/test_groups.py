@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from sqlalchemy import Engine
 
@@ -218,7 +220,12 @@ def test_an_import_writes_in_short_transactions_and_a_failed_one_leaves_nothing(
     monkeypatch.setattr(group_module, "IMPORT_BATCH_ROUNDS", 3)
     begun: list[int] = []
     real_begin = groups._writer.begin
-    monkeypatch.setattr(groups._writer, "begin", lambda: begun.append(1) or real_begin())
+
+    def counted_begin() -> Any:
+        begun.append(1)
+        return real_begin()
+
+    monkeypatch.setattr(groups._writer, "begin", counted_begin)
 
     def refused(*_args: object) -> None:
         raise RuntimeError("the disk is full")
@@ -229,7 +236,7 @@ def test_an_import_writes_in_short_transactions_and_a_failed_one_leaves_nothing(
     assert counts() == before  # the games written before the failure were deleted again
     monkeypatch.undo()
     monkeypatch.setattr(group_module, "IMPORT_BATCH_ROUNDS", 3)
-    monkeypatch.setattr(groups._writer, "begin", lambda: begun.append(1) or real_begin())
+    monkeypatch.setattr(groups._writer, "begin", counted_begin)
     begun.clear()
     copy = groups.import_group(data)
     assert len(begun) == 4  # three games, one transaction each, then the group
