@@ -67,6 +67,7 @@ def round_scored(table: TableActor, result: RoundResult, standing: Standing | No
         next_round_at=next_at,
         races=_races(state.round.races_won, state.round.races_lost, len(result.seats)),
         game_races=_races(game.races_won, game.races_lost, len(result.seats)),
+        replay=state.rounds if table.journal is not None else None,
     )
     encoder.send_all(state.seating, game.last_round_over)
     table.broadcast_table()
