@@ -161,8 +161,7 @@ let timer = null;
 let racesAt = new Map(); // position -> races won by its action
 
 function seatName(i) {
-  const seat = doc.seats[i];
-  return seat.bot ? `${seat.name} (${T.bot})` : seat.name;
+  return doc.seats[i].name; // a bot's name says it is one
 }
 
 function describe(i) {
