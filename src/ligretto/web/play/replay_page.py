@@ -27,7 +27,10 @@ async def replay_page(request: Request, code: str, n: int) -> HTMLResponse:
     code = code.upper()[:16]
     registry = registry_of(request.app)
     missing = render(
-        request, "play/replay_missing.html", {"code": code, "n": n, "playing": False}, status_code=404
+        request,
+        "play/replay_missing.html",
+        {"code": code, "n": n, "playing": False},
+        status_code=404,
     )
     if registry.replays is None or not 1 <= n <= MAX_ROUND:
         return missing
