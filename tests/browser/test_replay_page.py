@@ -60,7 +60,7 @@ def replay_url(replay_server: PlayServer, browser: Any) -> str:
         expect(link).to_be_visible()
         href = link.get_attribute("href")
         assert href is not None and re.fullmatch(r"/play/[A-Z0-9]{6}/rounds/1/replay", href)
-        return str(replay_server.url) + href
+        return f"{replay_server.url}{href}"
     finally:
         context.close()
 
