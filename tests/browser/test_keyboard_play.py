@@ -101,7 +101,6 @@ def test_a_practice_round_is_played_to_its_end_by_keys_alone(
     expect(page.locator("#play")).to_have_attribute("data-input", "keyboard")
 
 
-
 @pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["360", "1280"])
 @pytest.mark.parametrize("locale", list(LOCALES))
 def test_question_mark_shows_the_keys(
