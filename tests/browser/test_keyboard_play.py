@@ -108,7 +108,7 @@ def test_question_mark_shows_the_keys(
 ) -> None:
     page = new_page(viewport, locale=locale)
     start_practice_by_keys(page, slow_bot)
-    keys = page.locator("#keys .key-help").first
+    keys = page.locator("#keys .key-help")
     expect(keys).to_be_hidden()
     page.keyboard.press("?")
     expect(page.locator("#help")).to_have_attribute("aria-expanded", "true")
