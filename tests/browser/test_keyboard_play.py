@@ -114,6 +114,7 @@ def test_question_mark_shows_the_keys(
     expect(page.locator("#help")).to_have_attribute("aria-expanded", "true")
     expect(keys).to_be_visible()
     expect(page.locator("#keys")).to_contain_text("S")
+    expect(page.locator("#countdown")).to_be_hidden()
     path = shoot(page, f"keys-help-{LOCALES[locale]}-{viewport['width']}")
     Path("/tmp/shots-i31b").mkdir(exist_ok=True)
     Path(f"/tmp/shots-i31b/{path.name}").write_bytes(path.read_bytes())
