@@ -119,6 +119,9 @@ def machine_for(engine: Engine) -> type[RuleBasedStateMachine]:
     return StoredEqualsMemory
 
 
+# Hundreds of stateful runs against PostgreSQL take minutes on a loaded
+# 2-core machine: the suite's 300 s guard against hangs is too short here.
+@pytest.mark.timeout(900)
 def test_t6_stored_game_follows_every_action_like_the_game_in_memory(engine: Engine) -> None:
     run_state_machine_as_test(
         machine_for(engine),
