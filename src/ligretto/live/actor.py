@@ -91,6 +91,7 @@ class TableActor(Protocol):
         """The play time now: ms since "Ligretto!" (the replay's clock)."""
         ...
 
-    def keep_round(self) -> None:
-        """The round finished: its replay goes to the journal (if kept)."""
+    def keep_round(self) -> bool:
+        """The round finished: its replay goes to the journal (if kept);
+        whether it went there (the score screen then links its replay)."""
         ...

@@ -152,6 +152,7 @@ def round_over(
     next_round_at: float | None,
     races: Races,
     game_races: Races,
+    replay: int | None = None,
 ) -> str:
     """R4/R5: how the round ended, each seat's count and points, the totals,
     and the races (R3) each seat won and lost, this round and in the game."""
@@ -169,6 +170,7 @@ def round_over(
         next_round_at=next_round_at,
         races=races,
         game_races=game_races,
+        replay=replay,
     ).model_dump_json()
 
 

@@ -495,6 +495,9 @@ class RoundOver(_Message):
     # R3 races of this round and of the game so far (this round included).
     races: Races
     game_races: Races
+    # The table's number of this round (counted across its games), under
+    # which its replay is served; None where the table keeps no rounds.
+    replay: int | None = None
 
 
 class TakenOver(_Message):

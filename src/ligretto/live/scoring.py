@@ -23,21 +23,24 @@ def end_round(table: TableActor) -> None:
     result = state.round.dealt.result()
     state.phase = Phase.ROUND_OVER
     state.round.scoring = True
-    table.keep_round()  # replayable from now on (docs/online-play.md)
+    kept = table.keep_round()  # replayable from now on (docs/online-play.md)
     if table.recorder is None:
-        round_scored(table, result, None)
+        round_scored(table, result, None, kept=kept)
         return
     table.recorder.record(
         state.game.round_no,
         result,
-        lambda standing: round_scored(table, result, standing),
+        lambda standing: round_scored(table, result, standing, kept=kept),
         number=state.game.tafel_rounds + 1,
     )
 
 
-def round_scored(table: TableActor, result: RoundResult, standing: Standing | None) -> None:
+def round_scored(
+    table: TableActor, result: RoundResult, standing: Standing | None, *, kept: bool = False
+) -> None:
     """The Tafel answered (``standing``; ``None``: no board or it failed):
-    show the scores, then the next deal or the game's end."""
+    show the scores, then the next deal or the game's end; ``kept``: the
+    round's replay is kept, so the score screen links it."""
     state, game = table.state, table.state.game
     state.round.scoring = False
     game.recorded_round = game.round_no
@@ -67,6 +70,7 @@ def round_scored(table: TableActor, result: RoundResult, standing: Standing | No
         next_round_at=next_at,
         races=_races(state.round.races_won, state.round.races_lost, len(result.seats)),
         game_races=_races(game.races_won, game.races_lost, len(result.seats)),
+        replay=state.rounds if kept else None,
     )
     encoder.send_all(state.seating, game.last_round_over)
     table.broadcast_table()

@@ -420,11 +420,13 @@ class Table(TableQueries):
     def play_ms(self) -> int:
         return replays.play_ms(self.state.round, self.settings.clock.monotonic())
 
-    def keep_round(self) -> None:
+    def keep_round(self) -> bool:
         # Built here, between two commands, while the round is the one that
         # finished; the journal writes it with its next batch.
-        if self.journal is not None:
-            self.journal.round(replays.finished_round(self.state))
+        if self.journal is None:
+            return False
+        self.journal.round(replays.finished_round(self.state))
+        return True
 
     def host_only(self, conn: Connection) -> bool:
         if not conn.host:

@@ -151,7 +151,7 @@ export function cancelChooser() {
   markChooser();
 }
 
-function play(action, source) {
+export function play(action, source) {
   cancelChooser();
   const ref = startMove(action.text, source);
   const el = document.querySelector(`#mine [data-source="${source}"]`);
@@ -320,6 +320,12 @@ function onKey(event) {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key.toLowerCase();
+  // "?" opens and closes the list of keys (the help), Esc also closes it.
+  if (key === "?") {
+    event.preventDefault();
+    return $("help").click();
+  }
+  if (key === "escape" && root.classList.contains("help-open") && !state.chooser) return $("help").click();
   if (key === "escape") return cancelChooser();
   if (state.chooser && /^[1-9]$/.test(key)) {
     event.preventDefault();

@@ -177,6 +177,10 @@ export function showScores(m) {
   });
   $("score-rows").replaceChildren(...rows);
   showRaces(m);
+  // The round just scored, replayable card for card (replay.html).
+  const replay = $("scores-replay");
+  replay.hidden = !m.replay;
+  if (m.replay) replay.href = `/play/${encodeURIComponent(root.dataset.code)}/rounds/${m.replay}/replay`;
   const lines = [];
   lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
   // The celebration names the winner already (its heading); a practice round's end says it here.

@@ -10,10 +10,12 @@
 // input.js   taps, keys, choosing a pile
 // scores.js  countdown and the score screens
 // device.js  continue on another device
+// reader.js  the screen-reader mode: spoken changes
 import { initCardTheme, renderBoard, seatName } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
+import { announce, announceChange, announceRound, initReader } from "./reader.js";
 import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
 import { connect, listen, onLink, roundTrip, send, watchRoundTrip } from "./socket.js";
@@ -25,6 +27,7 @@ const { state } = S;
 function setView(view, change) {
   S.setView(view);
   renderBoard(change);
+  announceChange(view, change);
 }
 
 // A quick game or a practice round starts as soon as the host's page has
@@ -66,6 +69,7 @@ function handle(m) {
       break;
     case "round_over":
       showScores(m);
+      announceRound(m);
       break;
     case "taken_over":
       onTakenOver();
@@ -96,6 +100,7 @@ function onRefused(m) {
     // that came later than that is just "too slow".
     const slow = m.race ? fmt(T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
     toast(m.code === "pile_taken" ? slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
+    if (m.code === "pile_taken") announce(slow);
     if (m.code === "pile_taken") feedback("slow");
     return;
   }
@@ -180,6 +185,7 @@ initFeedback();
 initDevice();
 initLobby();
 initInput();
+initReader();
 initScores();
 listen(handle);
 onLink({ lost: onLost, unsent: onUnsent });

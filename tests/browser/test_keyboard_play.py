@@ -1,0 +1,189 @@
+"""Playing with keys alone, and the screen-reader mode, in Chromium.
+
+A practice round is played from the start page to its end with the keyboard
+only (no click, no tap): the key the hint names, then a pile's number when a
+card fits several. "?" opens the list of keys. The screen-reader mode (the
+"Screen reader" toggle, remembered in the browser) names every legal play as
+a button of its own and speaks the table's changes in a polite live region,
+in every language; axe finds nothing serious in either mode, light or dark.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, ViewportSize, expect
+
+from helpers.browser import PHONE
+from ligretto.live.settings import TableSettings
+
+from .test_accessibility import audit
+from .test_play import PlayServer
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+WIDE: ViewportSize = {"width": 1280, "height": 800}
+KEYS = {"stack": "s", "discard": "d", "hand": " "}
+LOCALES = {"en-GB": "en", "de-DE": "de", "nb-NO": "nb"}
+READER = {"en-GB": "Screen reader", "de-DE": "Bildschirmleser", "nb-NO": "Skjermleser"}
+BOT = {"en-GB": "Slow bot", "de-DE": "Langsamer Bot", "nb-NO": "Langsom bot"}
+PLAY = {"en-GB": "Play ", "de-DE": " legen", "nb-NO": "Legg "}
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, bot_pace: float) -> Iterator[PlayServer]:
+    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=bot_pace)
+    server = PlayServer(tmp_path_factory.mktemp("keys"), settings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def slow_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """The practice bot slowed right down: the person ends the round."""
+    yield from serve(tmp_path_factory, 80.0)
+
+
+@pytest.fixture(scope="module")
+def busy_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """A bot that plays a card every second or so: the middle keeps changing."""
+    yield from serve(tmp_path_factory, 1.0)
+
+
+def start_practice_by_keys(page: Page, server: PlayServer) -> None:
+    """From the start page to the practice table without a pointer."""
+    page.goto(server.url + "/play")
+    page.locator("#quick-name").focus()
+    page.keyboard.type("Anna")
+    page.locator("button[formaction='/play/practice']").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+
+
+def key_for(source: str) -> str:
+    row = re.fullmatch(r"row(\d+)", source)
+    return str(int(row.group(1)) + 1) if row else KEYS[source]
+
+
+def test_a_practice_round_is_played_to_its_end_by_keys_alone(
+    slow_bot: PlayServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(PHONE)
+    start_practice_by_keys(page, slow_bot)
+    end = page.locator("#practice-end")
+    pressed = 0
+    for _ in range(400):
+        if end.is_visible():
+            break
+        # Read in one step: the hint moves as the table changes.
+        source = page.evaluate("document.querySelector('#mine .hinted')?.dataset.source ?? null")
+        if source is None:
+            page.wait_for_timeout(100)
+            continue
+        page.keyboard.press(key_for(source))
+        pressed += 1
+        if page.locator("#chooser-hint").is_visible():
+            page.keyboard.press("1")
+        page.wait_for_timeout(120)
+    # The whole round, until the round is over: the person emptied the stack.
+    expect(end).to_be_visible()
+    expect(page.locator("#practice-result")).to_contain_text("emptied your stack")
+    assert pressed > 10
+    expect(page.locator("#play")).to_have_attribute("data-input", "keyboard")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["360", "1280"])
+@pytest.mark.parametrize("locale", list(LOCALES))
+def test_question_mark_shows_the_keys(
+    slow_bot: PlayServer, new_page: NewPage, shoot: Shoot, locale: str, viewport: ViewportSize
+) -> None:
+    page = new_page(viewport, locale=locale)
+    start_practice_by_keys(page, slow_bot)
+    keys = page.locator("#keys .key-help")
+    expect(keys).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_have_attribute("aria-expanded", "true")
+    expect(keys).to_be_visible()
+    expect(page.locator("#keys")).to_contain_text("S")
+    expect(page.locator("#countdown")).to_be_hidden()
+    path = shoot(page, f"keys-help-{LOCALES[locale]}-{viewport['width']}")
+    Path("/tmp/shots-i31b").mkdir(exist_ok=True)
+    Path(f"/tmp/shots-i31b/{path.name}").write_bytes(path.read_bytes())
+    page.keyboard.press("Escape")
+    expect(page.locator("#help")).to_have_attribute("aria-expanded", "false")
+
+
+def reader_on(page: Page, locale: str) -> None:
+    toggle = page.locator("#reader-toggle")
+    # The tools sit behind the help button on a phone.
+    if not toggle.is_visible():
+        page.keyboard.press("?")
+    toggle.focus()
+    page.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name=READER[locale])).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["360", "1280"])
+@pytest.mark.parametrize("locale", list(LOCALES))
+def test_the_screen_reader_mode_names_moves_and_speaks_changes(
+    busy_bot: PlayServer, new_page: NewPage, shoot: Shoot, locale: str, viewport: ViewportSize
+) -> None:
+    page = new_page(viewport, locale=locale)
+    start_practice_by_keys(page, busy_bot)
+    reader_on(page, locale)
+    if page.locator("#help").get_attribute("aria-expanded") == "true":
+        page.keyboard.press("Escape")
+    page.locator("#reader-level").select_option("all")
+    announce = page.locator("#announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    # Every legal play is a button named in words.
+    moves = page.get_by_role("group").locator("button")
+    expect(moves.first).to_contain_text(PLAY[locale])
+    # Labelled regions in the accessibility tree.
+    tree = page.locator("#board").aria_snapshot()
+    assert "region" in tree
+    # The bot's moves are spoken: the polite region's text changes while the
+    # person plays through the named buttons and the bot plays too.
+    heard: set[str] = set()
+    for _ in range(120):
+        heard.add(announce.inner_text())
+        if any(BOT[locale] in text for text in heard):
+            break
+        button = page.locator("#reader-actions button")
+        if button.count():
+            try:
+                button.first.focus(timeout=500)
+                page.keyboard.press("Enter")
+            except PlaywrightError:  # the moves changed under the key: look again
+                pass
+        page.wait_for_timeout(400)
+    assert any(BOT[locale] in text for text in heard), heard
+    assert len(heard) >= 3
+    path = shoot(page, f"reader-{LOCALES[locale]}-{viewport['width']}")
+    Path(f"/tmp/shots-i31b/{path.name}").write_bytes(path.read_bytes())
+    # Remembered in this browser.
+    page.reload()
+    expect(page.locator("#reader-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#reader-tools")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_both_modes_pass_axe(busy_bot: PlayServer, new_page: NewPage, scheme: str) -> None:
+    found: dict[str, str] = {}
+    page = new_page(PHONE, color_scheme=scheme)
+    start_practice_by_keys(page, busy_bot)
+    page.keyboard.press("?")
+    audit(page, f"table-{scheme}", found)
+    reader_on(page, "en-GB")
+    audit(page, f"reader-{scheme}", found)
+    assert not found, "\n\n".join(f"{k}:\n{v}" for k, v in found.items())

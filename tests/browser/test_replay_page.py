@@ -1,0 +1,153 @@
+"""The replay page of a finished online round, on a phone in de/en/nb.
+
+One round of the host and three fast bots is played to its end once; its
+replay page is then opened in each language: the controls are there and
+labelled, a step shows the next action, the end shows the result and
+every seat's stack as the document scored it, the arrow keys step, and a
+lost race (added to the served document, since a round of bots rarely has
+one) is marked at the play that won it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from browser.test_game_end import LANGUAGES, PHONES, game_over
+from browser.test_play import PlayServer
+from ligretto.live.settings import TableSettings
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+CONTROLS = (
+    "#replay-start",
+    "#replay-back",
+    "#replay-play",
+    "#replay-step",
+    "#replay-next-play",
+    "#replay-end",
+)
+
+
+@pytest.fixture(scope="module")
+def replay_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=0.1)
+    server = PlayServer(tmp_path_factory.mktemp("replay-data"), settings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def replay_url(replay_server: PlayServer, browser: Any) -> str:
+    """The replay page's address, as the score screen links it."""
+    context = browser.new_context(viewport=PHONES["360"])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        game_over(page, replay_server, "en")
+        link = page.locator("#scores-replay")
+        expect(link).to_be_visible()
+        href = link.get_attribute("href")
+        assert href is not None and re.fullmatch(r"/play/[A-Z0-9]{6}/rounds/1/replay", href)
+        return f"{replay_server.url}{href}"
+    finally:
+        context.close()
+
+
+def with_race(route: Route) -> None:
+    """The served document with one lost race at its first play to the middle."""
+    response = route.fetch()
+    doc = response.json()
+    first = next(a for a in doc["actions"] if a["action"].startswith("play "))
+    loser = (first["seat"] + 1) % doc["players"]
+    doc["races"] = [
+        {
+            "t_ms": first["t_ms"] + 42,
+            "seat": loser,
+            "action": first["action"],
+            "refused_by_seat": first["seat"],
+            "margin_ms": 42,
+        }
+    ]
+    route.fulfill(response=response, body=json.dumps(doc))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_page_steps_plays_and_ends_with_the_result(
+    replay_url: str, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    page = new_page(PHONES["360"], locale=LANGUAGES[lang])
+    page.route("**/api/tables/*/rounds/*/replay", with_race)
+    page.goto(f"{replay_url}?lang={lang}")
+    root = page.locator("#replay")
+    expect(root).to_have_attribute("data-ready", "1")
+    for selector in CONTROLS:
+        button = page.locator(selector)
+        expect(button).to_be_visible()
+        assert (button.get_attribute("aria-label") or "").strip(), selector
+    expect(page.locator("#replay-speed")).to_be_visible()
+    expect(page.locator("#replay-follow")).to_be_visible()
+    expect(page.locator("#replay-download")).to_have_attribute(
+        "href", re.compile(r"/replay\?download=1$")
+    )
+    expect(page.locator(".key-hint").first).to_be_visible()
+    doc = page.evaluate("(src) => fetch(src).then((r) => r.json())", root.get_attribute("data-src"))
+    seats = len(doc["seats"])
+    expect(page.locator(".replay-seat")).to_have_count(seats)
+    expect(root).to_have_attribute("data-position", "0")
+    shoot(page, f"replay-{lang}-deal")
+    before = page.locator("#replay-now").inner_text()
+
+    page.locator("#replay-step").click()
+    expect(root).to_have_attribute("data-position", "1")
+    expect(page.locator("#replay-now")).not_to_have_text(before)
+
+    # The keyboard: → on, ← back (focus off the buttons, as on a desktop).
+    page.locator("h1").click()
+    page.keyboard.press("ArrowRight")
+    expect(root).to_have_attribute("data-position", "2")
+    page.keyboard.press("ArrowLeft")
+    expect(root).to_have_attribute("data-position", "1")
+
+    # The race is marked at the play that won it.
+    page.locator("#replay-start").click()
+    page.locator("#replay-next-play").click()
+    expect(page.locator("#replay-race")).to_be_visible()
+    expect(page.locator("#replay-race")).to_contain_text("42")
+    expect(page.locator(".replay-middle .card.race-won")).to_have_count(1)
+    shoot(page, f"replay-{lang}-race")
+
+    page.locator("#replay-end").click()
+    expect(root).to_have_attribute("data-position", str(len(doc["actions"])))
+    expect(page.locator("#replay-result")).to_be_visible()
+    for scored in doc["result"]["seats"]:
+        seat = page.locator(f".replay-seat[data-seat='{scored['seat']}']")
+        expect(seat).to_have_attribute("data-stack", str(scored["stack"]))
+        expect(seat).to_have_attribute("data-middle", str(scored["middle"]))
+    expect(page.locator("#replay-result-rows tr")).to_have_count(seats)
+    shoot(page, f"replay-{lang}-end")
+
+    # Follow one seat: it comes first, the others small.
+    page.locator("#replay-follow").select_option("1")
+    expect(page.locator(".replay-seat").first).to_have_attribute("data-seat", "1")
+    expect(page.locator(".replay-seat.followed")).to_have_count(1)
+
+    # Space plays from the deal again and pauses.
+    page.locator("#replay-start").click()
+    page.locator("h1").click()
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press(" ")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
+    assert not page.evaluate("document.documentElement.scrollWidth > innerWidth")
