@@ -67,6 +67,8 @@ def start_practice_by_keys(page: Page, server: PlayServer) -> None:
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    # "Ligretto!" flashes and fades for 0.7 s: read the table once it is gone.
+    expect(page.locator("#countdown")).to_be_hidden()
 
 
 def key_for(source: str) -> str:

@@ -74,6 +74,7 @@ IMPORTED_MODULES = (
     "play/input.js",
     "play/scores.js",
     "play/device.js",
+    "play/reader.js",
 )
 """Modules that other modules import (keep in step with the imports: a browser
 test checks that every script loads versioned)."""
