@@ -266,8 +266,24 @@ def test_a_save_draws_the_board_it_leads_to_once(
             boards.append(response.status) if response.url.endswith(f"{edit_path}/board") else None
         ),
     )
+
+    # Each page asks for its board once its live stream is open; a save typed
+    # before that answer would race it (and rightly get the newer board), so
+    # the test types only once the page has asked. (The first page may have
+    # asked before the test listened.)
+    def asked(times: int) -> None:
+        for _ in range(100):
+            if len(boards) >= times:
+                return
+            page.wait_for_timeout(50)
+
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    asked(1)
+    before = len(boards)
     enter_stacks(page, 0, {1: 4})
     expect(page.locator("#status")).to_contain_text("Round 1: waiting for the middle")
+    asked(before + 1)
+    assert len(boards) == before + 1, boards
     enter_middle(page, {0: 12, 1: 9})
     expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
     # Nor is the board drawn again for the fragment: each page asks once,
