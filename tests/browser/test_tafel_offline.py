@@ -12,7 +12,6 @@ shared test vectors generated from the Python domain.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import ARTIFACTS, LiveServer
 from helpers.logged_server import LoggedServer
+from helpers.tafel_phones import create_game, enter_round, wait_until_kept_offline
 from helpers.tafel_vectors import VECTORS
 
 pytestmark = pytest.mark.browser
@@ -76,44 +76,6 @@ async (vectors) => {
   return results;
 }
 """
-
-
-def create_game(page: Page, base: str, names: list[str]) -> str:
-    page.goto(base + "/")
-    rows = page.locator("#names input[name=player]")
-    for index, name in enumerate(names):
-        rows.nth(index).fill(name)
-    page.get_by_role("button", name="Create game").last.click()
-    expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit\b"))
-    expect(page.locator("#live")).to_have_attribute("data-state", "live")
-    return page.locator("#edit-link").input_value()
-
-
-def wait_until_kept_offline(page: Page) -> None:
-    """Wait until the service worker holds this page and the game's state."""
-    script = """async () => {
-      await navigator.serviceWorker.ready;
-      const cache = await caches.open("tafel-v1");
-      const id = location.pathname.split("/")[2];
-      return Boolean(await cache.match(location.origin + location.pathname))
-        && Boolean(await cache.match(location.origin + "/api/games/" + id));
-    }"""
-    for _ in range(100):
-        if page.evaluate(script):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the service worker did not keep the board")
-
-
-def enter_round(page: Page, caller: int, stacks: dict[int, int], middle: dict[int, int]) -> None:
-    page.locator(f"input[name=stop][value='{caller}']").check()
-    for seat, count in stacks.items():
-        page.locator(f"#stack-{seat}").fill(str(count))
-    page.get_by_role("button", name="Save stacks").click()
-    expect(page.locator("#middle-0")).to_be_visible(timeout=10_000)
-    for seat, count in middle.items():
-        page.locator(f"#middle-{seat}").fill(str(count))
-    page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
 
 
 def unsent_rows(page: Page) -> Any:

@@ -8,7 +8,6 @@ taps, and the bar's button shows its whole word in every language.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import LiveServer
+from helpers.tafel_phones import create_game, save_stacks
 
 pytestmark = pytest.mark.browser
 
@@ -35,25 +35,6 @@ BOX = """(element) => {
   const b = element.getBoundingClientRect();
   return [b.top, b.bottom, b.left, b.right];
 }"""
-
-
-def create_game(page: Page, base: str, names: list[str]) -> str:
-    page.goto(base + "/")
-    rows = page.locator("#names input[name=player]")
-    for index, name in enumerate(names):
-        rows.nth(index).fill(name)
-    page.get_by_role("button", name="Create game").last.click()
-    expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit\b"))
-    expect(page.locator("#live")).to_have_attribute("data-state", "live")
-    return page.locator("#edit-link").input_value()
-
-
-def save_stacks(page: Page, caller: int, stacks: dict[int, int]) -> None:
-    page.locator(f"input[name=stop][value='{caller}']").check()
-    for seat, count in stacks.items():
-        page.locator(f"#stack-{seat}").fill(str(count))
-    page.locator("form[data-entry=stacks] button.primary").click()
-    expect(page.locator("#middle-0")).to_be_visible(timeout=10_000)
 
 
 def assert_uncovered(page: Page, button: Any, bar: Any) -> None:
