@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from browser.test_tafel_offline import NewPage, Shoot, wait_until_kept_offline
+from browser.test_tafel_offline import NewPage, Shoot
 from helpers.browser import ARTIFACTS, LiveServer
+from helpers.tafel_phones import wait_until_kept_offline
 from ligretto.web.pages.rendering import STATIC_DIR
 
 pytestmark = pytest.mark.browser

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from helpers.profiles import examples
 from ligretto.tafel import Game
+from ligretto.tafel.family import family_table
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import league
 from ligretto.tafel.stats import (
@@ -17,7 +18,6 @@ from ligretto.tafel.stats import (
     Form,
     PlayedGame,
     Season,
-    family_table,
     member_stats,
     recent_form,
 )

@@ -42,17 +42,16 @@ from ligretto.store.results import StoredGroup
 from ligretto.tafel import Round
 from ligretto.tafel.ending import FamilyNote, family_note
 from ligretto.tafel.errors import Code, GroupError
+from ligretto.tafel.family import FamilyTable, family_table
 from ligretto.tafel.group_exchange import group_json_chunks, group_to_json
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
 from ligretto.tafel.stats import (
-    FamilyTable,
     HeadToHead,
     HistoryItem,
     MemberStats,
     PlayedGame,
     Season,
-    family_table,
     head_to_head,
     history,
     member_stats,
@@ -95,7 +94,7 @@ class GroupLeague:
     table: League
     drawn: dict[str, Any]
     family: FamilyTable
-    """The same season by wins (:func:`~ligretto.tafel.stats.family_table`), the page's order."""
+    """The same season by wins (:func:`~ligretto.tafel.family.family_table`), the page's order."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,10 +26,11 @@ from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.group_queries import GroupLeague, league_season
 from ligretto.store.groups import GroupService
 from ligretto.store.results import StoredGroup
+from ligretto.tafel.family import FamilyTable
 from ligretto.tafel.limits import MAX_MEMBERS
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League
-from ligretto.tafel.stats import FamilyTable, Form, Season, select_history
+from ligretto.tafel.stats import Form, Season, select_history
 from ligretto.web.charts import Series, running_totals_svg
 from ligretto.web.deps import group_edit_base, group_edit_link, group_watch_path
 from ligretto.web.forms import choice, whole_field
@@ -110,7 +111,7 @@ def names_text(language: str, names: list[str]) -> str:
 def family_lines(
     language: str, family: FamilyTable, group_id: str, editing: bool
 ) -> list[FamilyLine]:
-    """The page's rows, most wins first (:func:`~ligretto.tafel.stats.family_table`)."""
+    """The page's rows, most wins first (:func:`~ligretto.tafel.family.family_table`)."""
     return [
         FamilyLine(
             place=row.place,
