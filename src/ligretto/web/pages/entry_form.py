@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from starlette.datastructures import FormData
 
+from ligretto.tafel.limits import STACK_CARDS
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.text import N_, gettext
 
@@ -107,3 +108,19 @@ def stop_seats(data: FormData, players: Sequence[str]) -> set[int]:
         if seat is not None and seat < len(players):
             seats.add(seat)
     return seats
+
+
+def read_stacks(
+    language: str, data: FormData, entry: Entry, players: Sequence[str]
+) -> list[int] | None:
+    """The stack counts of a round as typed (T2), each 0 to STACK_CARDS, with
+    the Stop boxes: the caller's stack is 0. None when any is refused (*entry* says why)."""
+    return read_counts(
+        language,
+        data,
+        entry,
+        players,
+        "stack",
+        [STACK_CARDS] * len(players),
+        stops=stop_seats(data, players),
+    )

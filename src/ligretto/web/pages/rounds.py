@@ -15,10 +15,10 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import StoredGame, VersionConflictError
 from ligretto.tafel import TafelError
-from ligretto.tafel.limits import STACK_CARDS, middle_limit
+from ligretto.tafel.limits import middle_limit
 from ligretto.web.pages.board import board_page
 from ligretto.web.pages.deps import EditableGame, EditableGameDep, GameDep, Service, edit_base
-from ligretto.web.pages.entry_form import Entry, form_version, read_counts, stop_seats
+from ligretto.web.pages.entry_form import Entry, form_version, read_counts, read_stacks
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.game_access import known_token, load_game
 from ligretto.web.pages.messages import refusal
@@ -39,15 +39,7 @@ async def save_stacks(request: Request, editable: EditableGameDep, service: Serv
     data = await request.form()
     players = loaded.game.players
     entry = Entry()
-    stacks = read_counts(
-        language,
-        data,
-        entry,
-        players,
-        "stack",
-        [STACK_CARDS] * len(players),
-        stops=stop_seats(data, players),
-    )
+    stacks = read_stacks(language, data, entry, players)
     if stacks is None:
         return board_page(request, loaded, token, entry=entry, status_code=422)
     counts = stacks
@@ -156,15 +148,7 @@ async def correct_round(
     data = await request.form()
     players = loaded.game.players
     entry = Entry()
-    stacks = read_counts(
-        language,
-        data,
-        entry,
-        players,
-        "stack",
-        [STACK_CARDS] * len(players),
-        stops=stop_seats(data, players),
-    )
+    stacks = read_stacks(language, data, entry, players)
     middle: list[int] | None = None
     if stacks is not None:
         limits = [middle_limit(s) for s in stacks]
