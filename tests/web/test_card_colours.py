@@ -1,8 +1,9 @@
 """The four card colours for colour-blind eyes (docs/online-play.md, "Cards for every eye").
 
-The colours are read from the table's style sheet, where they live once
-(``--card-R`` … on ``.play``, and on ``.play[data-contrast="on"]`` for the
-high-contrast look), and looked at as people with protanopia, deuteranopia
+The colours are read from the site's style sheet, where they live once
+(``--card-R`` … on ``:root``, and on ``:root[data-contrast="on"]`` for the
+high-contrast look; the table, the rules' drawing and the accessibility
+page paint with them), and looked at as people with protanopia, deuteranopia
 and tritanopia see them (``helpers.colour_vision``). Each pair of the four
 must stay apart: in the high-contrast look by lightness alone, in the normal
 look by lightness or hue, or else by its symbol, which differs for every
@@ -30,7 +31,7 @@ from helpers.colour_vision import (
 )
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "ligretto" / "web"
-TABLE_CSS = WEB / "static" / "play" / "table.css"
+SITE_CSS = WEB / "static" / "css" / "tafel.css"
 SYMBOLS = WEB / "templates" / "_card_symbols.html"
 VISIONS = ["normal", *DICHROMACIES]
 COLOURS = "RGBY"
@@ -57,11 +58,14 @@ def declarations(css: str, selector: str) -> dict[str, str]:
 
 def theme(selector: str) -> dict[str, tuple[str, str]]:
     """Colour letter → (card colour, number colour) of one look."""
-    props = declarations(TABLE_CSS.read_text(encoding="utf-8"), selector)
+    props = declarations(SITE_CSS.read_text(encoding="utf-8"), selector)
     return {c: (props[f"--card-{c}"], props[f"--on-card-{c}"]) for c in COLOURS}
 
 
-THEMES = {"normal": ".play", "high contrast": '.play[data-contrast="on"]'}
+THEMES = {
+    "normal": ':root, .play[data-contrast="off"]',
+    "high contrast": ':root[data-contrast="on"], .play[data-contrast="on"]',
+}
 
 
 def test_both_looks_set_all_four_colours() -> None:
@@ -108,6 +112,21 @@ def test_every_cards_number_is_readable(name: str) -> None:
     for letter, (card, text) in theme(THEMES[name]).items():
         ratio = contrast_ratio(parse_hex(card), parse_hex(text))
         assert ratio >= MIN_TEXT_CONTRAST, f"{name}: {letter} number at {ratio:.2f}"
+
+
+def test_the_rules_drawing_paints_with_the_same_colours() -> None:
+    """The drawing's cards (rules page, accessibility page) take the table's
+    colours of the look chosen, never colours of their own."""
+    css = re.sub(r"/\*.*?\*/", "", SITE_CSS.read_text(encoding="utf-8"), flags=re.DOTALL)
+    for letter, name in zip(COLOURS, ("red", "green", "blue", "yellow"), strict=True):
+        rules = [
+            body
+            for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+            if f".rd-{name}" in selector
+        ]
+        fills = [value.strip() for body in rules for value in re.findall(r"fill:([^;]+)", body)]
+        assert f"var(--card-{letter})" in fills and f"var(--on-card-{letter})" in fills, name
+        assert all(fill.startswith("var(--") for fill in fills), (name, fills)
 
 
 # ---- the simulation itself

@@ -422,9 +422,29 @@ async function gunzip(base64) {
   return new Response(stream).text();
 }
 
+// The news of the board shown (templates/_board_news.html): its complete
+// rounds, totals and the sentences that tell a change, in the page's language.
+function boardNews() {
+  const el = document.querySelector("#board-news [data-rounds]");
+  return el ? { ...el.dataset } : null;
+}
+
+// What a listener hears about a new board: a round saved, or the points
+// changed otherwise (a correction, a removal, an Undo), with the standing;
+// "" when neither rounds nor totals moved.
+function whatChanged(before, after) {
+  if (!before || !after) return "";
+  const rounds = Number(after.rounds);
+  const was = Number(before.rounds);
+  if (rounds > was) return `${after.saved} ${after.standing}`;
+  if (rounds < was || after.totals !== before.totals) return `${after.changed} ${after.standing}`;
+  return "";
+}
+
 // Put a board (the fragment's HTML) in place of the shown one.
 async function showBoard(html, version, meta) {
   if (leaving || (version && version <= shownVersion)) return;
+  const before = boardNews();
   const parts = document.createElement("template");
   parts.innerHTML = html;
   for (const part of parts.content.querySelectorAll("[data-part]")) {
@@ -439,10 +459,13 @@ async function showBoard(html, version, meta) {
   // phone's save makes them stale: say so instead of failing later.
   if (editing && stale) stale.hidden = false;
   // The status was replaced with the board; a persistent live region
-  // lets screen readers hear what changed (T6: several phones).
+  // lets screen readers hear what changed (T6: several phones): a saved
+  // round or new totals in words, else the new status line. Only for a
+  // newer board (above), so never on the first drawing and never twice.
   const announce = document.getElementById("announce");
   const status = document.getElementById("status");
-  if (announce && status) announce.textContent = status.textContent.replace(/\s+/g, " ").trim();
+  const text = whatChanged(before, boardNews()) || (status ? status.textContent.replace(/\s+/g, " ").trim() : "");
+  if (announce && text && announce.textContent !== text) announce.textContent = text;
   if (meta && info) rememberGame({ ...info, ...meta });
 }
 
