@@ -151,8 +151,10 @@ One: every thread that runs Python competes with the event loop for the
 interpreter lock, so the loop waits longer with each such thread."""
 
 HEAVY_WORK = threading.Semaphore(1)
-"""Held by a large group's import and by the background preparation of its answers:
-one of them at a time per process (the others wait), for the same reason."""
+"""Held by a large group's import, by the background preparation of its answers and
+by each piece of its streamed export: one of them at a time per process (the others
+wait), for the same reason. With two such threads the event loop waited for the
+interpreter lock twice as long each time it woke."""
 
 PREPARING_QUEUED = 16
 """Answers waiting to be prepared; past that a request is told to come back later."""
@@ -220,6 +222,17 @@ class GroupQueries:
             small = kept or sql.count_rounds(conn, group_id) <= PREPARE_ABOVE_ROUNDS
             conn.rollback()
         return small
+
+    def large(self, group_id: str) -> bool:
+        """Whether the group has more than :data:`PREPARE_ABOVE_ROUNDS` rounds.
+
+        Raises :class:`~ligretto.store.errors.GroupNotFoundError`.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            sql.read_group_row(conn, group_id)
+            rounds = sql.count_rounds(conn, group_id)
+            conn.rollback()
+        return rounds > PREPARE_ABOVE_ROUNDS
 
     def prepare(self, group_id: str, whats: tuple[str, ...], work: Callable[[], object]) -> None:
         """Run *work* (which computes and keeps *whats*) in the background, once at a time.
