@@ -36,6 +36,9 @@ from ligretto.web.limits import GROUP_IMPORT_LIMIT, GROUP_IMPORT_VALUES, json_va
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Frida"]
 ROUNDS_PER_GAME = 100
+START_TIMEOUT = 120.0
+"""Seconds a server may take to start: on a machine with many more busy processes
+than cores, starting one (imports, migrations, the API's description) took over 30 s."""
 
 
 @cache
@@ -68,7 +71,7 @@ def serve(data_dir: Path, database_url: str | None = None) -> Iterator[ServeProc
     if database_url is not None and not database_url.startswith("sqlite"):
         env["LIGRETTO_DATABASE_URL"] = database_url
     process = ServeProcess(data_dir, env)
-    process.start()
+    process.start(timeout=START_TIMEOUT)
     try:
         yield process
     finally:
