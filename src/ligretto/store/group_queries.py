@@ -181,6 +181,19 @@ def _joined(pieces: Iterator[str], size: int) -> Iterator[bytes]:
         yield b"".join(gathered)
 
 
+ROUND_BYTES = 300
+"""Bytes a kept round takes besides its players' counts (measured with tracemalloc)."""
+
+SEAT_BYTES = 150
+"""Bytes each player's counts and points add to a kept round."""
+
+
+def kept_bytes(played: PlayedGame) -> int:
+    """An estimate of the memory a kept game takes: about 1.2 kB a round of six players."""
+    game = played.game
+    return 1024 + len(game.rounds) * (ROUND_BYTES + SEAT_BYTES * len(game.players))
+
+
 def league_key(season: Season | None) -> str:
     """What a league of *season* is kept as (see :meth:`GroupQueries.ready`)."""
     return "league:" + ("all" if season is None else f"{season.start}:{season.end}")
@@ -192,8 +205,11 @@ class GroupQueries:
     cache_size = 64
     """How many groups' computed statistics are kept in memory."""
 
-    games_cache_size = 20_000
-    """How many games (with their rounds, at one version) are kept for the next read."""
+    games_cache_bytes = 128 * 1024 * 1024
+    """Memory the games kept for the next read (with their rounds, at one version) may
+    take, by :func:`kept_bytes`'s estimate: about 100,000 rounds of six players, so the
+    largest group (``MAX_GROUP_ROUNDS``) stays kept. A count of games bounded nothing:
+    20,000 games of 1,000 rounds are gigabytes."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -201,6 +217,7 @@ class GroupQueries:
             OrderedDict()
         )
         self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
+        self._games_bytes = 0
         self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self._preparing: set[tuple[str, tuple[str, ...]]] = set()
@@ -422,9 +439,11 @@ class GroupQueries:
             games.append(played)
         with self._lock:
             for key, played in fresh:
+                if key not in self._games:
+                    self._games_bytes += kept_bytes(played)
                 self._games[key] = played
-            while len(self._games) > self.games_cache_size:
-                self._games.popitem(last=False)
+            while self._games and self._games_bytes > self.games_cache_bytes:
+                self._games_bytes -= kept_bytes(self._games.popitem(last=False)[1])
         return sql.stored_group(row, group, len(games)), games
 
     def computed(
