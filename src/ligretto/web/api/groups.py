@@ -10,10 +10,8 @@ by :mod:`ligretto.web.api.group_answers`.
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from datetime import date
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -28,7 +26,14 @@ from ligretto.store.errors import (
     StoreCode,
     StoreError,
 )
-from ligretto.store.group_queries import HEAVY_WORK, league_key, league_season
+from ligretto.store.group_queries import (
+    HEAVY_WORK,
+    PREPARING_RETRY_AFTER,
+    collector_paused,
+    league_key,
+    league_season,
+    paused,
+)
 from ligretto.store.groups import GroupService
 from ligretto.store.results import CreatedGroup, StoredGroup
 from ligretto.tafel.errors import Code
@@ -104,9 +109,6 @@ async def group_token(
 GroupToken = Annotated[str, Depends(group_token)]
 
 
-PREPARING_RETRY_AFTER = 5
-"""Seconds a client waits before asking again for a large group's answer."""
-
 PREPARED_ERRORS: dict[int | str, dict[str, Any]] = {
     **GROUP_ERRORS,
     202: {
@@ -130,7 +132,7 @@ async def preparing(
     queries = service.queries
     if await run_in_threadpool(queries.ready, group_id, whats):
         return None
-    queries.prepare(group_id, whats, _paused(work))
+    queries.prepare(group_id, whats, paused(work))
     return JSONResponse(
         {
             "detail": "The group's statistics are being prepared; ask again in"
@@ -198,50 +200,6 @@ async def import_group(service: Groups, request: Request, response: Response) ->
     out = _created(request, response, created.stored, created.token).model_dump()
     out["game_tokens"] = created.game_tokens
     return GroupImportedOut.model_validate(out)
-
-
-_collector_lock = threading.Lock()
-_collector_pauses = 0
-_collector_was_on = True
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while a large group is read or counted.
-
-    A collection of the oldest generation walks every object of the process
-    while holding the interpreter lock. Parsing a large export, or reading
-    every round of a large group, makes millions of objects and sets such
-    collections off: each held every other thread, the event loop with
-    every request and online table included, for 250–350 ms (measured on a
-    50,000-round import, docs/limits.md). Paused, the objects are still
-    freed by reference counting as soon as they are dropped; only cycles
-    wait for the collector's next run. Pauses nest across threads: the
-    collector runs again when the last one ends.
-    """
-    global _collector_pauses, _collector_was_on
-    with _collector_lock:
-        if _collector_pauses == 0:
-            _collector_was_on = gc.isenabled()
-            gc.disable()
-        _collector_pauses += 1
-    try:
-        yield
-    finally:
-        with _collector_lock:
-            _collector_pauses -= 1
-            if _collector_pauses == 0 and _collector_was_on:
-                gc.enable()
-
-
-def _paused(work: Callable[[], T]) -> Callable[[], T]:
-    """*work*, run with the collector paused (:func:`collector_paused`)."""
-
-    def run() -> T:
-        with collector_paused():
-            return work()
-
-    return run
 
 
 IMPORT_ALONE_ABOVE = 1024 * 1024
