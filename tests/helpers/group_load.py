@@ -67,7 +67,9 @@ def largest_group() -> bytes:
 @contextmanager
 def serve(data_dir: Path, database_url: str | None = None) -> Iterator[ServeProcess]:
     """A started ``ligretto serve`` on SQLite in *data_dir*, or on *database_url*."""
-    env = environment_without_database_url()
+    # The probes ask far faster than a person would (tests/web/test_rate_limits.py
+    # tests the limits on their own).
+    env = {**environment_without_database_url(), "LIGRETTO_RATE_LIMITS": "0"}
     if database_url is not None and not database_url.startswith("sqlite"):
         env["LIGRETTO_DATABASE_URL"] = database_url
     process = ServeProcess(data_dir, env)
