@@ -78,6 +78,10 @@ def serve(
     if settings.database_url is None:
         typer.echo(f"Tafel database: {settings.resolved_database_url()}")
     application = create_app(settings)  # migrates the database before listening
+    # The API's description (/openapi.json) takes a second of pure Python to
+    # build; built here, before the event loop runs, its first request does
+    # not hold every other request of the process for that long.
+    application.openapi()
     # A short graceful-shutdown limit: live-update streams must not keep the
     # server from stopping on Ctrl-C.
     # Idle connections are closed and the access log redacts old edit links'

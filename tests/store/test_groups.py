@@ -14,6 +14,7 @@ from ligretto.store.errors import (
     GroupForbiddenError,
     GroupNotFoundError,
 )
+from ligretto.store.group_queries import kept_bytes
 from ligretto.store.groups import GroupService
 from ligretto.tafel.errors import Code, GroupError, TafelError
 from ligretto.tafel.stats import Season, member_stats
@@ -243,3 +244,28 @@ def test_an_import_writes_in_short_transactions_and_a_failed_one_leaves_nothing(
     assert counts() == (before[0] + 3, before[1] + 6)
     _, games = groups.queries.played_games(copy.stored.id)
     assert [g.game.totals for g in games] == [(40, 12)] * 3
+
+
+def test_the_games_kept_for_the_next_read_are_bounded_by_their_estimated_memory(
+    groups: GroupService, tafel: TafelService
+) -> None:
+    created = groups.create_group("Thursday", ["Anna", "Ben"])
+    gid, token = created.stored.id, created.token
+    for _ in range(3):
+        game, _ = groups.create_game(gid, token, ["Anna", "Ben"], mode="rounds", rounds=2)
+        tafel.open_round(game.stored.id, game.edit_token, [0, 3])
+        tafel.complete_round(game.stored.id, game.edit_token, 1, [20, 12])
+    queries = groups.queries
+    _, games = queries.played_games(gid)
+    one = kept_bytes(games[0])
+    assert one > 1024 and all(kept_bytes(g) == one for g in games)
+    assert queries._games_bytes == 3 * one  # every game kept, each counted once
+    queries.played_games(gid)
+    assert queries._games_bytes == 3 * one
+    # Room for two games: the oldest kept is dropped, the count follows.
+    queries.games_cache_bytes = 2 * one
+    queries._games.clear()
+    queries._games_bytes = 0
+    _, again = queries.played_games(gid)
+    assert [g.game.totals for g in again] == [g.game.totals for g in games]
+    assert len(queries._games) == 2 and queries._games_bytes == 2 * one

@@ -24,11 +24,13 @@ ask the same questions here and share one cache entry per answer.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
@@ -59,12 +61,16 @@ from ligretto.tafel.stats import (
 )
 
 __all__ = [
+    "PREPARING_RETRY_AFTER",
     "GroupLeague",
     "GroupQueries",
     "GroupStats",
     "MemberData",
+    "collector_paused",
+    "kept_bytes",
     "league_key",
     "league_season",
+    "paused",
 ]
 
 T = TypeVar("T")
@@ -150,11 +156,60 @@ One: every thread that runs Python competes with the event loop for the
 interpreter lock, so the loop waits longer with each such thread."""
 
 HEAVY_WORK = threading.Semaphore(1)
-"""Held by a large group's import and by the background preparation of its answers:
-one of them at a time per process (the others wait), for the same reason."""
+"""Held by a large group's import, by the background preparation of its answers and
+by each piece of its streamed export: one of them at a time per process (the others
+wait), for the same reason. With two such threads the event loop waited for the
+interpreter lock twice as long each time it woke."""
 
 PREPARING_QUEUED = 16
 """Answers waiting to be prepared; past that a request is told to come back later."""
+
+PREPARING_RETRY_AFTER = 5
+"""Seconds a client waits before asking again for a large group's answer."""
+
+_collector_lock = threading.Lock()
+_collector_pauses = 0
+_collector_was_on = True
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while a large group is read or counted.
+
+    A collection of the oldest generation walks every object of the process
+    while holding the interpreter lock. Parsing a large export, or reading
+    every round of a large group, makes millions of objects and sets such
+    collections off: each held every other thread, the event loop with
+    every request and online table included, for 250–350 ms (measured on a
+    50,000-round import, docs/limits.md). Paused, the objects are still
+    freed by reference counting as soon as they are dropped; only cycles
+    wait for the collector's next run. Pauses nest across threads: the
+    collector runs again when the last one ends.
+    """
+    global _collector_pauses, _collector_was_on
+    with _collector_lock:
+        if _collector_pauses == 0:
+            _collector_was_on = gc.isenabled()
+            gc.disable()
+        _collector_pauses += 1
+    try:
+        yield
+    finally:
+        with _collector_lock:
+            _collector_pauses -= 1
+            if _collector_pauses == 0 and _collector_was_on:
+                gc.enable()
+
+
+def paused(work: Callable[[], T]) -> Callable[[], T]:
+    """*work*, run with the collector paused (:func:`collector_paused`); also for the pages."""
+
+    def run() -> T:
+        with collector_paused():
+            return work()
+
+    return run
+
 
 EXPORT_BATCH = 20
 """Games whose rounds one read of a streamed export fetches (at most 20,000 rounds, T1)."""
@@ -178,6 +233,19 @@ def _joined(pieces: Iterator[str], size: int) -> Iterator[bytes]:
         yield b"".join(gathered)
 
 
+ROUND_BYTES = 300
+"""Bytes a kept round takes besides its players' counts (measured with tracemalloc)."""
+
+SEAT_BYTES = 150
+"""Bytes each player's counts and points add to a kept round."""
+
+
+def kept_bytes(played: PlayedGame) -> int:
+    """An estimate of the memory a kept game takes: about 1.2 kB a round of six players."""
+    game = played.game
+    return 1024 + len(game.rounds) * (ROUND_BYTES + SEAT_BYTES * len(game.players))
+
+
 def league_key(season: Season | None) -> str:
     """What a league of *season* is kept as (see :meth:`GroupQueries.ready`)."""
     return "league:" + ("all" if season is None else f"{season.start}:{season.end}")
@@ -189,8 +257,11 @@ class GroupQueries:
     cache_size = 64
     """How many groups' computed statistics are kept in memory."""
 
-    games_cache_size = 20_000
-    """How many games (with their rounds, at one version) are kept for the next read."""
+    games_cache_bytes = 128 * 1024 * 1024
+    """Memory the games kept for the next read (with their rounds, at one version) may
+    take, by :func:`kept_bytes`'s estimate: about 100,000 rounds of six players, so the
+    largest group (``MAX_GROUP_ROUNDS``) stays kept. A count of games bounded nothing:
+    20,000 games of 1,000 rounds are gigabytes."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -198,6 +269,7 @@ class GroupQueries:
             OrderedDict()
         )
         self._games: OrderedDict[tuple[str, int, datetime], PlayedGame] = OrderedDict()
+        self._games_bytes = 0
         self._memos: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self._preparing: set[tuple[str, tuple[str, ...]]] = set()
@@ -219,6 +291,17 @@ class GroupQueries:
             small = kept or sql.count_rounds(conn, group_id) <= PREPARE_ABOVE_ROUNDS
             conn.rollback()
         return small
+
+    def large(self, group_id: str) -> bool:
+        """Whether the group has more than :data:`PREPARE_ABOVE_ROUNDS` rounds.
+
+        Raises :class:`~ligretto.store.errors.GroupNotFoundError`.
+        """
+        with busy_guard(), self.engine.connect() as conn:
+            sql.read_group_row(conn, group_id)
+            rounds = sql.count_rounds(conn, group_id)
+            conn.rollback()
+        return rounds > PREPARE_ABOVE_ROUNDS
 
     def prepare(self, group_id: str, whats: tuple[str, ...], work: Callable[[], object]) -> None:
         """Run *work* (which computes and keeps *whats*) in the background, once at a time.
@@ -408,9 +491,11 @@ class GroupQueries:
             games.append(played)
         with self._lock:
             for key, played in fresh:
+                if key not in self._games:
+                    self._games_bytes += kept_bytes(played)
                 self._games[key] = played
-            while len(self._games) > self.games_cache_size:
-                self._games.popitem(last=False)
+            while self._games and self._games_bytes > self.games_cache_bytes:
+                self._games_bytes -= kept_bytes(self._games.popitem(last=False)[1])
         return sql.stored_group(row, group, len(games)), games
 
     def computed(

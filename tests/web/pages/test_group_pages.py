@@ -134,3 +134,40 @@ def test_group_charts_are_well_formed_svg_with_a_title(svg: str) -> None:
     ns = "{http://www.w3.org/2000/svg}"
     assert root.tag == f"{ns}svg" and root.get("role") == "img"
     assert root.find(f"{ns}title") is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("de", "Die Statistik wird vorbereitet"),
+        ("en", "Statistics are being prepared"),
+        ("nb", "Statistikken blir forberedt"),
+    ],
+)
+def test_a_large_groups_pages_say_they_are_being_prepared_and_reload_until_ready(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, language: str, title: str
+) -> None:
+    import time
+
+    from ligretto.store import group_queries
+
+    gid, _ = _create(client)
+    _play(client, gid, ["Anna", "Ben"], [0, 4], [20, 10])
+    client.cookies.clear()
+    # Every group counts as large: nothing is kept yet, so every page is prepared.
+    monkeypatch.setattr(group_queries, "PREPARE_ABOVE_ROUNDS", 0)
+    for path in (f"/groups/{gid}", f"/groups/{gid}/members/anna"):
+        first = client.get(f"{path}?lang={language}")
+        assert first.status_code == 202, path
+        assert title in first.text
+        assert '<meta http-equiv="refresh" content="5">' in first.text
+        assert first.headers["retry-after"] == "5"
+        assert first.headers["cache-control"] == "no-store"
+        for _ in range(200):  # the background work is short here; ask again until it is kept
+            page = client.get(f"{path}?lang={language}")
+            if page.status_code != 202:
+                break
+            time.sleep(0.05)
+        assert page.status_code == 200, path
+        assert title not in page.text
+    assert client.get("/groups/nope0000000000000000").status_code == 404

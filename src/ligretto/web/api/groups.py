@@ -10,10 +10,8 @@ by :mod:`ligretto.web.api.group_answers`.
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from datetime import date
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -28,7 +26,14 @@ from ligretto.store.errors import (
     StoreCode,
     StoreError,
 )
-from ligretto.store.group_queries import HEAVY_WORK, league_key, league_season
+from ligretto.store.group_queries import (
+    HEAVY_WORK,
+    PREPARING_RETRY_AFTER,
+    collector_paused,
+    league_key,
+    league_season,
+    paused,
+)
 from ligretto.store.groups import GroupService
 from ligretto.store.results import CreatedGroup, StoredGroup
 from ligretto.tafel.errors import Code
@@ -104,9 +109,6 @@ async def group_token(
 GroupToken = Annotated[str, Depends(group_token)]
 
 
-PREPARING_RETRY_AFTER = 5
-"""Seconds a client waits before asking again for a large group's answer."""
-
 PREPARED_ERRORS: dict[int | str, dict[str, Any]] = {
     **GROUP_ERRORS,
     202: {
@@ -130,7 +132,7 @@ async def preparing(
     queries = service.queries
     if await run_in_threadpool(queries.ready, group_id, whats):
         return None
-    queries.prepare(group_id, whats, _paused(work))
+    queries.prepare(group_id, whats, paused(work))
     return JSONResponse(
         {
             "detail": "The group's statistics are being prepared; ask again in"
@@ -185,88 +187,58 @@ async def import_group(service: Groups, request: Request, response: Response) ->
     if problem:
         raise ApiError(422, "invalid_request", problem)
     # Read as chunks rather than request.body(), which would keep the body
-    # on the request until the answer is sent.
-    chunks = [chunk async for chunk in request.stream()]
-    created = await run_in_threadpool(_import, service, chunks)
+    # on the request until the answer is sent. The values are counted chunk
+    # by chunk as they come (microseconds each): counted at once, the whole
+    # body's bytes took one call of tens of milliseconds that held the
+    # interpreter lock, and with it the event loop.
+    chunks: list[bytes] = []
+    values = 0
+    async for chunk in request.stream():
+        values += json_values(chunk)
+        chunks.append(chunk)
+    created = await run_in_threadpool(_import, service, chunks, values)
     out = _created(request, response, created.stored, created.token).model_dump()
     out["game_tokens"] = created.game_tokens
     return GroupImportedOut.model_validate(out)
-
-
-_collector_lock = threading.Lock()
-_collector_pauses = 0
-_collector_was_on = True
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while a large group is read or counted.
-
-    A collection of the oldest generation walks every object of the process
-    while holding the interpreter lock. Parsing a large export, or reading
-    every round of a large group, makes millions of objects and sets such
-    collections off: each held every other thread, the event loop with
-    every request and online table included, for 250–350 ms (measured on a
-    50,000-round import, docs/limits.md). Paused, the objects are still
-    freed by reference counting as soon as they are dropped; only cycles
-    wait for the collector's next run. Pauses nest across threads: the
-    collector runs again when the last one ends.
-    """
-    global _collector_pauses, _collector_was_on
-    with _collector_lock:
-        if _collector_pauses == 0:
-            _collector_was_on = gc.isenabled()
-            gc.disable()
-        _collector_pauses += 1
-    try:
-        yield
-    finally:
-        with _collector_lock:
-            _collector_pauses -= 1
-            if _collector_pauses == 0 and _collector_was_on:
-                gc.enable()
-
-
-def _paused(work: Callable[[], T]) -> Callable[[], T]:
-    """*work*, run with the collector paused (:func:`collector_paused`)."""
-
-    def run() -> T:
-        with collector_paused():
-            return work()
-
-    return run
 
 
 IMPORT_ALONE_ABOVE = 1024 * 1024
 """Bytes of a group import past which it waits for other large group work (HEAVY_WORK)."""
 
 
-def _paused_pieces(pieces: Iterator[bytes]) -> Iterator[bytes]:
-    """Each piece of a streamed export read and encoded with the collector paused."""
+def _paused_pieces(pieces: Iterator[bytes], large: bool) -> Iterator[bytes]:
+    """Each piece of a streamed export read and encoded with the collector paused.
+
+    A large group's pieces each wait for other large group work (``HEAVY_WORK``):
+    its import or the preparation of its statistics runs first, rather than
+    beside the export, competing with the event loop for the interpreter lock.
+    """
     while True:
-        with collector_paused():
+        with HEAVY_WORK if large else nullcontext(), collector_paused():
             piece = next(pieces, None)
         if piece is None:
             return
         yield piece
 
 
-def _import(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
+def _import(service: GroupService, chunks: list[bytes], values: int) -> CreatedGroup:
     if sum(len(c) for c in chunks) <= IMPORT_ALONE_ABOVE:
-        return _import_body(service, chunks)
+        return _import_body(service, chunks, values)
     with HEAVY_WORK, collector_paused():
-        return _import_body(service, chunks)
+        return _import_body(service, chunks, values)
 
 
-def _import_body(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
-    body = b"".join(chunks)
-    chunks.clear()
-    if json_values(body) > GROUP_IMPORT_VALUES:
+def _import_body(service: GroupService, chunks: list[bytes], values: int) -> CreatedGroup:
+    """*values*: the body's :func:`~ligretto.web.limits.json_values`, counted as it came."""
+    if values > GROUP_IMPORT_VALUES:
+        chunks.clear()
         raise ApiError(
             413,
             "too_large",
             f"the export holds more than {GROUP_IMPORT_VALUES} JSON values; nothing was imported",
         )
+    body = b"".join(chunks)
+    chunks.clear()
     # Parsed and checked in one expression: the parsed text is freed as soon
     # as the games are checked, and the body before anything is written.
     imported = group_from_json(parse_import(body))
@@ -508,9 +480,10 @@ async def export_group(group_id: str, service: Groups) -> StreamingResponse:
     Streamed: the games are read and written a few at a time in a thread,
     so a large group neither fills memory nor holds the server's event loop.
     """
+    large = await run_in_threadpool(service.queries.large, group_id)
     pieces = await run_in_threadpool(service.queries.export_stream, group_id)
     return StreamingResponse(
-        iterate_in_threadpool(_paused_pieces(pieces)),
+        iterate_in_threadpool(_paused_pieces(pieces, large)),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="group-{group_id}.json"'},
     )

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store.errors import GroupNotFoundError
+from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import INITIAL, Rating
 from ligretto.tafel.stats import MemberStats
 from ligretto.web.group_charts import histogram_svg, rating_band_svg
@@ -27,6 +28,7 @@ from ligretto.web.pages.group_view import (
     group_service,
     member_colour,
     member_url,
+    preparing_page,
 )
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.text import N_, gettext
@@ -50,8 +52,20 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
     """The member's page, or the page of an unknown address (no such group or member)."""
     service = group_service(request)
     language = request_language(request)
+    queries = service.queries
     try:
-        member = await run_in_threadpool(service.queries.member, group_id, name)
+        stored = await run_in_threadpool(queries.get_group, group_id)
+        known = next((m for m in stored.members if name_key(m) == name_key(name)), None)
+        whats = ("stats",) if known is None else ("stats", f"member:{known}")
+        waiting = await preparing_page(
+            request,
+            group_id,
+            whats,
+            lambda: queries.member(group_id, name),
+        )
+        if waiting is not None:
+            return waiting
+        member = await run_in_threadpool(queries.member, group_id, name)
     except GroupNotFoundError:
         return not_found(request)
     if member is None:

@@ -8,7 +8,7 @@ numbers the members' pages show too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -23,7 +23,13 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store.errors import GroupNotFoundError
-from ligretto.store.group_queries import GroupLeague, league_season
+from ligretto.store.group_queries import (
+    PREPARING_RETRY_AFTER,
+    GroupLeague,
+    league_key,
+    league_season,
+    paused,
+)
 from ligretto.store.groups import GroupService
 from ligretto.store.results import StoredGroup
 from ligretto.tafel.family import FamilyTable
@@ -211,6 +217,39 @@ def group_context(
     }
 
 
+async def preparing_page(
+    request: Request,
+    group_id: str,
+    whats: tuple[str, ...],
+    work: Callable[[], object],
+    path: str | None = None,
+) -> Response | None:
+    """None when the answers *whats* are at hand; else a page that says they are
+    being prepared (202, reloading itself), and *work* started in the background.
+
+    A large group's first statistics take seconds: as the API does, the page
+    does not hold a worker for that long
+    (:meth:`~ligretto.store.group_queries.GroupQueries.prepare`).
+    Raises :class:`~ligretto.store.errors.GroupNotFoundError`.
+    """
+    queries = group_service(request).queries
+    if await run_in_threadpool(queries.ready, group_id, whats):
+        return None
+    queries.prepare(group_id, whats, paused(work))
+    response = render(
+        request,
+        "groups/preparing.html",
+        {"seconds": PREPARING_RETRY_AFTER},
+        status_code=202,
+        path=path,
+    )
+    response.headers["Retry-After"] = str(PREPARING_RETRY_AFTER)
+    response.headers["Cache-Control"] = "no-store"
+    if path is not None:
+        response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 async def group_page(
     request: Request,
     group_id: str,
@@ -234,9 +273,25 @@ async def group_page(
             return None
         return league_season(stored, year if year and year >= 1 else None, None, None, False)
 
+    queries = service.queries
+
+    def prepare() -> None:
+        queries.league(group_id, pick)
+        queries.history(group_id)
+
     try:
-        found = await run_in_threadpool(service.queries.league, group_id, pick)
-        every = await run_in_threadpool(service.queries.history, group_id)
+        season = pick(await run_in_threadpool(queries.get_group, group_id))
+        waiting = await preparing_page(
+            request,
+            group_id,
+            (league_key(season), "history"),
+            prepare,
+            path=group_edit_base(group_id) if editing else None,
+        )
+        if waiting is not None:
+            return waiting
+        found = await run_in_threadpool(queries.league, group_id, pick)
+        every = await run_in_threadpool(queries.history, group_id)
     except GroupNotFoundError:
         return not_found(request)
     stored, table = found.group, found.table
