@@ -1,4 +1,4 @@
-"""The ``ligretto`` command: serve the web app, simulate bot games, replay a round."""
+"""The ``ligretto`` command: serve the web app, simulate bot games, replay a round, tune a bot."""
 
 from __future__ import annotations
 
@@ -105,8 +105,16 @@ def _register_replay() -> None:
     app.command("replay")(replay_command)
 
 
+def _register_tune() -> None:
+    # The tuned strategy's weights, found by CMA-ES in the simulator.
+    from ligretto.simulate.tune import tune_command
+
+    app.command("tune")(tune_command)
+
+
 _register_simulate()
 _register_replay()
+_register_tune()
 
 
 if __name__ == "__main__":  # pragma: no cover
