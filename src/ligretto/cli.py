@@ -112,9 +112,17 @@ def _register_tune() -> None:
     app.command("tune")(tune_command)
 
 
+def _register_calibrate() -> None:
+    # The bot levels rated against each other with the groups' OpenSkill rating.
+    from ligretto.simulate.calibrate import calibrate_command
+
+    app.command("calibrate")(calibrate_command)
+
+
 _register_simulate()
 _register_replay()
 _register_tune()
+_register_calibrate()
 
 
 if __name__ == "__main__":  # pragma: no cover
