@@ -154,9 +154,7 @@ def level_ratings(table: dict[str, Any] | None = None) -> list[LevelRating]:
 
 
 def calibrate_command(
-    games: Annotated[
-        int, typer.Option(min=1, help="Simulated games to 99, four bots each.")
-    ] = 800,
+    games: Annotated[int, typer.Option(min=1, help="Simulated games to 99, four bots each.")] = 800,
     seed: Annotated[int, typer.Option(help="Master seed of the tables and the games.")] = 1,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     write: Annotated[
