@@ -98,8 +98,21 @@ WATCHFUL_LIKE = Weights(
 )
 
 #: The tuned weights (docs/strategy.md, "A tuned bot"): regenerate with
-#: ``ligretto tune --level medium --generations 10 --rounds 1000 --seed 7 --workers 2``.
-TUNED = WATCHFUL_LIKE
+#: ``ligretto tune --level medium --generations 5 --rounds 1000 --seed 7 --workers 2``
+#: (generation 5's best candidate, rounded to three places).
+TUNED = Weights(
+    stack=1.250,
+    discard=-1.155,
+    contested=2.366,
+    value=0.997,
+    chain=-0.812,
+    feeds=-0.348,
+    late_pile=0.447,
+    hold=-4.599,
+    watch_bias=-1.333,
+    watch_card=2.457,
+    watch_stack=0.338,
+)
 
 
 def _next_code(code: int) -> int:
