@@ -1,4 +1,4 @@
-"""The ``ligretto`` command: serve the web app, simulate bot games, replay a round."""
+"""The ``ligretto`` command: serve the web app, simulate bot games, replay a round, tune a bot."""
 
 from __future__ import annotations
 
@@ -109,8 +109,24 @@ def _register_replay() -> None:
     app.command("replay")(replay_command)
 
 
+def _register_tune() -> None:
+    # The tuned strategy's weights, found by CMA-ES in the simulator.
+    from ligretto.simulate.tune import tune_command
+
+    app.command("tune")(tune_command)
+
+
+def _register_calibrate() -> None:
+    # The bot levels rated against each other with the groups' OpenSkill rating.
+    from ligretto.simulate.calibrate import calibrate_command
+
+    app.command("calibrate")(calibrate_command)
+
+
 _register_simulate()
 _register_replay()
+_register_tune()
+_register_calibrate()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,7 +2,7 @@
 
 Pure: no I/O, no asyncio, randomness only from an injected ``random.Random``.
 A bot is a strategy (``random``, ``greedy``, ``stack-first``, ``race-aware``,
-``watchful`` alias ``mine`` …) and a level (``easy`` … ``expert``); drive it
+``watchful`` alias ``mine``, ``tuned`` …) and a level (``easy`` … ``expert``); drive it
 with ``bot.timed(round.view(seat), rng)`` → ``(action or None, delay)``.
 See docs/bots.md.
 
@@ -22,6 +22,7 @@ from ligretto.bots.strategies import (
     strategy_names,
 )
 from ligretto.bots.timing import LEVELS, Level, ReactionModel, reaction_model
+from ligretto.bots.tuned import Tuned, Weights
 from ligretto.bots.view import BotView
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "Level",
     "ReactionModel",
     "Strategy",
+    "Tuned",
+    "Weights",
     "get_strategy",
     "make_bot",
     "reaction_model",

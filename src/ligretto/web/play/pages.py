@@ -7,6 +7,7 @@ runs in ``static/play/table.js`` over the WebSocket (docs/protocol.md).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -21,6 +22,7 @@ from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
 from ligretto.rules.round import Round
+from ligretto.simulate.calibrate import level_ratings, load_table
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
@@ -84,6 +86,28 @@ def level_seconds(pace: float = 1.0) -> dict[str, float]:
     return {
         level.value: round((model.notice_median + model.move_median) * pace, 1)
         for level, model in LEVELS.items()
+    }
+
+
+def _skill(value: int) -> str:
+    """A whole skill with a true minus sign (the easy bots rate below zero)."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+@functools.cache
+def level_strength() -> dict[str, Any]:
+    """Each level's skill on the groups' OpenSkill scale, from the stored
+    calibration (``ligretto calibrate``, docs/bots.md): the range over the
+    rated strategies, weakest to strongest, and how many games it rests on."""
+    table = load_table()
+    return {
+        "games": table["games"],
+        "levels": {
+            row.level: _skill(row.low)
+            if row.low == row.high
+            else f"{_skill(row.low)} … {_skill(row.high)}"
+            for row in level_ratings(table)
+        },
     }
 
 
@@ -209,6 +233,7 @@ def _new_page(
             "strategies": _strategies(),
             "levels": LEVEL_NAMES,
             "level_seconds": level_seconds(),
+            "level_strength": level_strength(),
             "max_seats": MAX_SEATS,
         },
         status_code=status,

@@ -1,0 +1,45 @@
+"""``ligretto tune``: CMA-ES over the ``tuned`` weights, on common random numbers."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from ligretto.bots.tuned import WATCHFUL_LIKE, Weights
+from ligretto.cli import app
+from ligretto.simulate.tune import evaluate, tune
+
+runner = CliRunner()
+
+
+def test_one_tiny_generation_runs_and_reports_its_gain() -> None:
+    seen: list[int] = []
+    result = tune(
+        generations=1, rounds=3, seed=5, popsize=2, on_generation=lambda g: seen.append(g.number)
+    )
+    assert seen == [1]
+    (generation,) = result.generations
+    assert generation.best_gain == result.gain
+    assert generation.best_gain >= generation.mean_gain
+    assert isinstance(result.weights, Weights)
+
+
+def test_every_candidate_plays_the_same_rounds() -> None:
+    # Common random numbers: the same weights twice give the same differences,
+    # so candidates differ only by their decisions.
+    first, second = evaluate([WATCHFUL_LIKE.vector()] * 2, rounds=3, seed=9)
+    assert first == second and len(first) == 3
+
+
+def test_the_command_prints_generations_and_the_weights() -> None:
+    result = runner.invoke(
+        app, ["tune", "--generations", "1", "--rounds", "2", "--popsize", "2", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "generation   1: best" in result.output
+    assert "TUNED = Weights(\n    stack=" in result.output
+
+
+def test_an_unknown_level_is_refused() -> None:
+    result = runner.invoke(app, ["tune", "--level", "superhuman", "--rounds", "2"])
+    assert result.exit_code != 0
+    assert "superhuman" in result.output
