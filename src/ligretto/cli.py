@@ -61,6 +61,7 @@ def serve(
 
     import uvicorn
 
+    from ligretto.web.api.description import prepare as prepare_api_description
     from ligretto.web.app import create_app
     from ligretto.web.settings import Settings
 
@@ -79,9 +80,9 @@ def serve(
         typer.echo(f"Tafel database: {settings.resolved_database_url()}")
     application = create_app(settings)  # migrates the database before listening
     # The API's description (/openapi.json) takes a second of pure Python to
-    # build; built here, before the event loop runs, its first request does
-    # not hold every other request of the process for that long.
-    application.openapi()
+    # build and encode; done here, before the event loop runs, its requests
+    # do not hold every other request of the process for that long.
+    prepare_api_description(application)
     # A short graceful-shutdown limit: live-update streams must not keep the
     # server from stopping on Ctrl-C.
     # Idle connections are closed and the access log redacts old edit links'

@@ -15,6 +15,7 @@ from ligretto.store.groups import GroupService
 from ligretto.store.idempotency import IdempotencyStore
 from ligretto.store.live_tables import LOCAL, LiveTableStore
 from ligretto.store.notify import listen_for_changes
+from ligretto.web.api import description as api_description
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.idempotency import IdempotentWrites
@@ -130,6 +131,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health_router)  # /healthz, for the proxy's health checks
     app.include_router(api_router)
 
+    # /openapi.json from bytes encoded once (web/api/description.py).
+    api_description.install(app)
     install_pages(app)  # the Tafel pages (the start page is "/") and /static
     app.include_router(play_router)  # online play: /play, the seat link, the WebSocket
     return app
