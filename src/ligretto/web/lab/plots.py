@@ -30,7 +30,7 @@ __all__ = ["Interval", "interval_svg", "stack_svg"]
 LEFT = 14
 RIGHT = 14
 TOP = 8
-ROW = 34
+ROW = 38
 """One row of an interval chart: its name, then its interval below it."""
 AXIS = 34
 """Room below the rows: the ticks and the axis's name."""
@@ -129,13 +129,13 @@ def interval_svg(
     )
     for index, row in enumerate(rows):
         colour = index if row.colour is None else row.colour
-        name_y = TOP + ROW * index + 11
-        y = TOP + ROW * index + 24
+        name_y = TOP + ROW * index + 13
+        y = TOP + ROW * index + 27
         value_text = tick_text(row.value) if percent else number(language, row.value, 2)
         parts.append(
             f'<g class="chart-series {seat_class(colour)}">'
             f"<title>{escape(row.name)}: {value_text}</title>"
-            f'<text class="chart-legend-name" x="{left}" y="{name_y}" font-size="11">'
+            f'<text class="chart-legend-name" x="{left}" y="{name_y}" font-size="13">'
             f'{escape(row.name)} <tspan class="chart-value" font-weight="600">'
             f"{value_text}</tspan></text>"
         )

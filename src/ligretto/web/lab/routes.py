@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+from babel.numbers import format_decimal
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -24,6 +25,7 @@ from ligretto.store.studies import StoredStudy
 from ligretto.web.lab.form import LEVELS, LabForm, LabFormError, read_form, template_form
 from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
 from ligretto.web.lab.view import plots
+from ligretto.web.numbers import LOCALES
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.ratelimit import request_client
 
@@ -31,6 +33,11 @@ router = APIRouter(include_in_schema=False)
 
 PING_SECONDS = 15
 REFUSAL_STATUS = {"too_big": 400, "quota": 429, "busy": 503}
+
+
+def whole(language: str, value: int) -> str:
+    """A large whole number grouped as *language* writes it (``200.000`` in de)."""
+    return format_decimal(value, locale=LOCALES.get(language, "en_GB"))
 
 
 def _lab(request: Request) -> StudyLab:
@@ -55,7 +62,7 @@ def _form_page(
             "error": error,
             "strategies": strategy_names(),
             "levels": LEVELS,
-            "cap": lab.limits.max_seat_rounds,
+            "cap": whole(request_language(request), lab.limits.max_seat_rounds),
         },
         status_code=status,
         path="/lab",
@@ -82,7 +89,12 @@ async def start_study(request: Request) -> Response:
     try:
         study = await _lab(request).submit(spec, _client(request))
     except LabLimitError as refusal:
-        said = {"code": refusal.code, "limit": refusal.limit, "asked": refusal.asked}
+        language = request_language(request)
+        said = {
+            "code": refusal.code,
+            "limit": whole(language, refusal.limit),
+            "asked": whole(language, refusal.asked),
+        }
         return _form_page(request, form, error=said, status=REFUSAL_STATUS[refusal.code])
     return RedirectResponse(f"/lab/{study.id}", status_code=303)
 
