@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from typer.testing import CliRunner
 
+from browser.test_accessibility import audit
 from helpers.browser import DESKTOP, PHONE, LiveServer
 from ligretto.cli import app as cli
 
@@ -85,6 +86,14 @@ def test_a_vs_b_study_with_progress_cancel_plots_and_command(
         "greedy:medium --rounds 600 --seed 21"
     )
     shoot(page, "lab-study-en-desktop")
+    found: dict[str, str] = {}
+    audit(page, "lab study", found)
+    phone = new_page(PHONE, color_scheme="dark")
+    phone.goto(f"{study}?lang=nb")
+    expect(phone.locator("#lab-results svg.lab-chart")).to_have_count(4)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    audit(phone, "lab study (nb, phone, dark)", found)
+    assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
 
     stored: dict[str, Any] = page.request.get(f"{study}.json").json()
     run = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--json"])
@@ -107,3 +116,23 @@ def test_the_form_fits_a_phone(
     page.locator("input[name=question][value=levels]").check()
     expect(page.locator(".lab-seat")).to_have_count(4)
     shoot(page, f"lab-form-{language}-phone")
+    found: dict[str, str] = {}
+    audit(page, f"lab form ({language})", found)
+    assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
+
+
+def test_without_javascript_a_study_refreshes_to_its_plots(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(f"{live_server.url}/lab?lang=de")
+    # "Set the seats" asks for the form again with the question's seats
+    page.locator("input[name=question][value=r7]").check()
+    page.click(".lab-set-seats")
+    expect(page.locator(".lab-seat")).to_have_count(8)
+    page.fill("#lab-count", "100")
+    page.click("#lab-start")
+    page.wait_for_url("**/lab/*")
+    # the page refreshes itself (a <noscript> refresh) until the study is done
+    expect(page.locator("#lab-results svg.lab-chart")).to_have_count(4, timeout=120_000)
+    expect(page.locator("#lab-command")).to_contain_text("--rounds 100")

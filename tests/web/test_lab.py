@@ -157,6 +157,9 @@ def test_the_form_fills_the_seats_of_a_question(client: TestClient) -> None:
     page = client.get("/lab?question=r7")
     assert page.status_code == 200
     assert page.text.count('class="lab-seat"') == 8
+    # another question than the one shown brings its own players; the same keeps them
+    assert client.get("/lab?shown=versus&question=r7&players=4").text.count('"lab-seat"') == 8
+    assert client.get("/lab?shown=r7&question=r7&players=4").text.count('"lab-seat"') == 4
     levels = client.get("/lab?question=levels", headers={"Accept-Language": "de"})
     assert "Strategielabor" in levels.text
     for level in ("easy", "medium", "hard", "expert"):

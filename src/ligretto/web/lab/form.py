@@ -85,6 +85,9 @@ def template_form(query: Mapping[str, str]) -> LabForm:
     deck = choice(query.get("deck", ""), DECKS, "ligretto")
     limits = RuleOptions(deck=deck)  # type: ignore[arg-type]
     players = whole_field(query.get("players", ""), 2)
+    shown = query.get("shown")
+    if shown is not None and shown != question:
+        players = None  # another question brings its own number of players
     if players is not None:
         players = min(max(players, limits.min_players), limits.max_players)
     form = LabForm(question=question, deck=deck)

@@ -9,8 +9,6 @@ if (form) {
     input.addEventListener("change", () => {
       const question = form.querySelector("input[name=question]:checked");
       if (question && question.value === "custom") return; // own seats: kept as they are
-      // another question brings its own number of players
-      if (input.name === "question") form.querySelector("#lab-players").value = "";
       form.querySelector(".lab-set-seats").click();
     });
   }
