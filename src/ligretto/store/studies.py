@@ -21,7 +21,7 @@ from sqlalchemy import Engine, insert, select, update
 from ligretto.store.database import busy_guard, writer
 from ligretto.store.models import StudyRow
 
-__all__ = ["StoredStudy", "StudyState", "StudyStore"]
+__all__ = ["StoredStudy", "StudyState", "StudyStore", "new_study_id"]
 
 StudyState = Literal["queued", "running", "done", "cancelled", "stopped"]
 UNFINISHED: tuple[StudyState, ...] = ("queued", "running")
@@ -39,6 +39,11 @@ class StoredStudy:
     finished_at: datetime | None
 
 
+def new_study_id() -> str:
+    """A study's id: random, so that only its shareable link finds it (12 characters)."""
+    return secrets.token_urlsafe(9)
+
+
 def _json(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
@@ -51,9 +56,11 @@ class StudyStore:
         self.owner = owner
         self._writer = writer(engine)
 
-    def create(self, spec: dict[str, Any], now: datetime | None = None) -> str:
-        """Keep a new, queued study; return its id (random, for its shareable link)."""
-        study_id = secrets.token_urlsafe(9)
+    def create(
+        self, spec: dict[str, Any], study_id: str | None = None, now: datetime | None = None
+    ) -> str:
+        """Keep a new, queued study; return its id (:func:`new_study_id` when not given)."""
+        study_id = study_id or new_study_id()
         with busy_guard(), self._writer.begin() as conn:
             conn.execute(
                 insert(StudyRow).values(

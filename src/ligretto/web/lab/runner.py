@@ -30,7 +30,7 @@ from typing import Any
 import anyio
 
 from ligretto.simulate.study import StudySpec, study_chunks, study_result
-from ligretto.store.studies import StudyState, StudyStore
+from ligretto.store.studies import StudyState, StudyStore, new_study_id
 
 __all__ = ["LabLimitError", "LabLimits", "LiveStudy", "StudyLab", "StudyProgress"]
 
@@ -164,9 +164,15 @@ class StudyLab:
         self.check(spec, client)
         if self._queue is None or self.closed:
             raise LabLimitError("busy", 0)
-        study_id = await anyio.to_thread.run_sync(self.store.create, spec.to_dict())
-        study = LiveStudy(study_id, spec, client)
-        self.studies[study_id] = study
+        # Counted at once, before the insert's await: two requests of one
+        # client arriving together cannot both pass the quota.
+        study = LiveStudy(new_study_id(), spec, client)
+        self.studies[study.id] = study
+        try:
+            await anyio.to_thread.run_sync(self.store.create, spec.to_dict(), study.id)
+        except BaseException:
+            del self.studies[study.id]
+            raise
         self.waiting.append(study)
         self._queue.put_nowait(study)
         return study
