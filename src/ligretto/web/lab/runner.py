@@ -120,9 +120,10 @@ class StudyLab:
         self.closed = False
 
     async def start(self) -> None:
-        """Mark what this process left unfinished last time; start the runners."""
+        """Mark what this process left unfinished last time; start the runners.
+
+        The pool itself starts with the first study (:meth:`_pool`)."""
         await anyio.to_thread.run_sync(self.store.stop_unfinished)
-        self.pool = ProcessPoolExecutor(self.limits.workers, mp_context=_context())
         self._queue = asyncio.Queue()
         self._runners = [
             asyncio.create_task(self._runner(), name=f"lab-runner-{i}")
@@ -233,8 +234,15 @@ class StudyLab:
             study.notify()
             self.studies.pop(study.id, None)  # ended: its page reads it from the store
 
+    def _pool(self) -> ProcessPoolExecutor:
+        """The pool, started with the first study: a server whose lab is
+        never used starts no process (nor the fork server) for it."""
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(self.limits.workers, mp_context=_context())
+        return self.pool
+
     async def _run(self, study: LiveStudy) -> None:
-        assert self.pool is not None
+        pool = self._pool()
         study.state = "running"
         study.notify()
         await anyio.to_thread.run_sync(self.store.set_state, study.id, "running")
@@ -247,7 +255,7 @@ class StudyLab:
         try:
             while following < len(chunks) or in_flight:
                 while following < len(chunks) and len(in_flight) < self.limits.workers:
-                    in_flight.append(loop.run_in_executor(self.pool, work, chunks[following]))
+                    in_flight.append(loop.run_in_executor(pool, work, chunks[following]))
                     following += 1
                 # chunk order: the next chunk's records, or a cancel, whichever comes first
                 waits: set[asyncio.Future[Any]] = {in_flight[0], cancelled}
