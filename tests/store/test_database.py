@@ -40,11 +40,12 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         "tafel_group_members",
         "tafel_group_games",
         "api_idempotency_keys",
+        "lab_studies",
         "alembic_version",
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0005_round_replays"
+            "0006_lab_studies"
         )
 
 

@@ -231,20 +231,20 @@ def simulate_command(
             on_progress=lambda k: progress.advance(task, k),
         )
     if as_json:
-        document = _finite(report_document(config, report, workers))
+        document = finite_json(report_document(config, report, workers))
         typer.echo(json.dumps(document, indent=2, allow_nan=False))
     else:
         render_report(report, Console())
 
 
-def _finite(value: Any) -> Any:
+def finite_json(value: Any) -> Any:
     """JSON has no NaN or infinity: such a number (an undefined spread) becomes null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_finite(v) for v in value]
+        return [finite_json(v) for v in value]
     return value
 
 

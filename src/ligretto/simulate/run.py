@@ -20,7 +20,19 @@ from ligretto.sim.seeds import derive_seed
 from ligretto.simulate.pool import chunked, run_chunks
 from ligretto.tafel import Mode
 
-__all__ = ["GAMES", "GameSettings", "SimConfig", "run_games", "run_rounds", "simulate"]
+__all__ = [
+    "GAMES",
+    "GameSettings",
+    "SimConfig",
+    "game_jobs",
+    "play_games",
+    "play_rounds",
+    "round_jobs",
+    "run_games",
+    "run_rounds",
+    "simulate",
+    "summarize_games",
+]
 
 #: Seed path component that separates game seeds from round seeds.
 GAMES = 0x6A3E
@@ -66,7 +78,8 @@ class SimConfig:
         return [make_bot(spec) for spec in self.bots]
 
 
-def _round_chunk(job: tuple[SimConfig, range]) -> list[RoundRecord]:
+def play_rounds(job: tuple[SimConfig, range]) -> list[RoundRecord]:
+    """One chunk of rounds (picklable: a worker process runs it)."""
     config, indices = job
     bots = config.make_bots()
     return [
@@ -77,7 +90,8 @@ def _round_chunk(job: tuple[SimConfig, range]) -> list[RoundRecord]:
     ]
 
 
-def _game_chunk(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
+def play_games(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
+    """One chunk of whole games (picklable: a worker process runs it)."""
     config, settings, indices = job
     bots = config.make_bots()
     return [
@@ -95,12 +109,28 @@ def _game_chunk(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
     ]
 
 
+def round_jobs(config: SimConfig, rounds: int) -> list[tuple[SimConfig, range]]:
+    """The chunks of a run of ``rounds`` rounds for :func:`play_rounds`, in order.
+
+    Cut the same way for every caller (the command, the lab), so the
+    records are the same whoever runs them and on how many processes.
+    """
+    return [(config, chunk) for chunk in chunked(rounds, ROUND_CHUNK)]
+
+
+def game_jobs(
+    config: SimConfig, games: int, settings: GameSettings
+) -> list[tuple[SimConfig, GameSettings, range]]:
+    """The chunks of a run of ``games`` whole games for :func:`play_games`, in order."""
+    return [(config, settings, chunk) for chunk in chunked(games, GAME_CHUNK)]
+
+
 def run_rounds(
     config: SimConfig, rounds: int, *, workers: int = 1, on_progress: Progress | None = None
 ) -> list[RoundRecord]:
     """Simulate rounds ``0 … rounds-1``; records in index order."""
-    jobs = [(config, chunk) for chunk in chunked(rounds, ROUND_CHUNK)]
-    return [r for part in run_chunks(_round_chunk, jobs, workers, on_progress) for r in part]
+    jobs = round_jobs(config, rounds)
+    return [r for part in run_chunks(play_rounds, jobs, workers, on_progress) for r in part]
 
 
 def run_games(
@@ -113,8 +143,8 @@ def run_games(
 ) -> list[GameRecord]:
     """Simulate whole games ``0 … games-1`` (T4/T5 on the Tafel); in index order."""
     settings = settings or GameSettings()
-    jobs = [(config, settings, chunk) for chunk in chunked(games, GAME_CHUNK)]
-    return [g for part in run_chunks(_game_chunk, jobs, workers, on_progress) for g in part]
+    jobs = game_jobs(config, games, settings)
+    return [g for part in run_chunks(play_games, jobs, workers, on_progress) for g in part]
 
 
 def simulate(
@@ -136,15 +166,22 @@ def simulate(
         raise ValueError("give either a number of rounds or a number of games")
     if games:
         settings = settings or GameSettings()
-        records = run_games(config, games, settings, workers=workers, on_progress=on_progress)
-        return summarize(
-            config.labels,
-            [],
-            records,
-            mode=settings.mode.value,
-            target=settings.target,
-            agreed_rounds=settings.agreed_rounds,
-        )
+        played = run_games(config, games, settings, workers=workers, on_progress=on_progress)
+        return summarize_games(config, settings, played)
     return summarize(
         config.labels, run_rounds(config, rounds, workers=workers, on_progress=on_progress)
+    )
+
+
+def summarize_games(
+    config: SimConfig, settings: GameSettings, games: Sequence[GameRecord]
+) -> SimReport:
+    """The report of whole games, as :func:`simulate` makes it."""
+    return summarize(
+        config.labels,
+        [],
+        games,
+        mode=settings.mode.value,
+        target=settings.target,
+        agreed_rounds=settings.agreed_rounds,
     )

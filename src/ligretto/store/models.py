@@ -209,3 +209,21 @@ class IdempotencyKeyRow(Base):
     salt: Mapped[bytes | None] = mapped_column(LargeBinary)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)  # sealed; NULL if too large
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StudyRow(Base):
+    """A study of the strategy lab (``/lab``, docs/strategy.md): ``spec`` is
+    what it simulates (JSON), ``result`` its report once it is done (JSON,
+    NULL before). ``state`` is ``queued``, ``running``, ``done``,
+    ``cancelled`` or ``stopped`` (the server stopped before it was done)."""
+
+    __tablename__ = "lab_studies"
+    __table_args__ = (Index("ix_lab_studies_created_at", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16))
+    owner: Mapped[str] = mapped_column(String(100))  # the process that runs it
+    spec: Mapped[str] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

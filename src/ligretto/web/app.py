@@ -15,6 +15,7 @@ from ligretto.store.groups import GroupService
 from ligretto.store.idempotency import IdempotencyStore
 from ligretto.store.live_tables import LOCAL, LiveTableStore
 from ligretto.store.notify import listen_for_changes
+from ligretto.store.studies import StudyStore
 from ligretto.web.api import description as api_description
 from ligretto.web.api.errors import install_error_handlers
 from ligretto.web.api.groups import install_group_errors
@@ -24,6 +25,8 @@ from ligretto.web.api.routes import router as api_router
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
+from ligretto.web.lab import StudyLab
+from ligretto.web.lab import router as lab_router
 from ligretto.web.limits import BodySizeLimit
 from ligretto.web.origin_check import OriginCheck
 from ligretto.web.pages import ERROR_PAGES
@@ -60,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service = TafelService(engine, [hub.publish])
     groups = GroupService(engine)
     loop_lag = LoopLag()
+    # The strategy lab's queue; its process pool lives as long as the app serves.
+    lab = StudyLab(StudyStore(engine, owner=settings.process_id), settings.lab_limits())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -83,9 +88,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             replay_max_days=settings.replay_max_days,
         )
         await tables.restore()
+        await lab.start()
         try:
             yield
         finally:
+            await lab.stop()
             await stop_tables(_app)
             await loop_lag.stop()
             groups.queries.close()  # large groups' statistics still waiting to be prepared
@@ -108,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tafel = service
     app.state.groups = groups
     app.state.loop_lag = loop_lag
+    app.state.lab = lab
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
     install_group_errors(app, pages={})
@@ -135,4 +143,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_description.install(app)
     install_pages(app)  # the Tafel pages (the start page is "/") and /static
     app.include_router(play_router)  # online play: /play, the seat link, the WebSocket
+    app.include_router(lab_router)  # the strategy lab: /lab
     return app

@@ -131,20 +131,7 @@ class RateLimit:
 
     def client(self, scope: Scope) -> str:
         """The client's address: the peer, or what a trusted proxy says it is."""
-        peer = (scope.get("client") or ("unknown", 0))[0]
-        if not self.trusted or not _in(peer, self.trusted):
-            return str(peer)
-        forwarded = [
-            hop.strip()
-            for name, value in scope["headers"]
-            if name == b"x-forwarded-for"
-            for hop in value.decode("latin-1").split(",")
-        ]
-        # The right-most address that is not one of our proxies is the client.
-        for hop in reversed(forwarded):
-            if not _in(hop, self.trusted):
-                return hop if _valid(hop) else str(peer)
-        return str(peer)
+        return client_address(scope, self.trusted)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or not self.settings.enabled:
@@ -165,6 +152,36 @@ class RateLimit:
         await _refuse(scope, send, retry_after)
 
 
+Networks = Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]
+
+
+def client_address(scope: Scope, trusted: Networks) -> str:
+    """A request's client address: the peer, or what a *trusted* proxy says it is."""
+    peer = (scope.get("client") or ("unknown", 0))[0]
+    if not trusted or not _in(peer, trusted):
+        return str(peer)
+    forwarded = [
+        hop.strip()
+        for name, value in scope["headers"]
+        if name == b"x-forwarded-for"
+        for hop in value.decode("latin-1").split(",")
+    ]
+    # The right-most address that is not one of our proxies is the client.
+    for hop in reversed(forwarded):
+        if not _in(hop, trusted):
+            return hop if _valid(hop) else str(peer)
+    return str(peer)
+
+
+def request_client(scope: Scope, limits: RateLimits) -> str:
+    """The client a request counts for, as the rate limits count it (its network).
+
+    Other per-client limits (the lab's quota of studies) count by the same key.
+    """
+    trusted = [ipaddress.ip_network(p, strict=False) for p in limits.trusted_proxies]
+    return client_key(client_address(scope, trusted), limits.ipv4_prefix, limits.ipv6_prefix)
+
+
 def client_key(address: str, ipv4_prefix: int, ipv6_prefix: int) -> str:
     """The bucket a client address counts in: its network of the given prefix.
 
@@ -183,7 +200,7 @@ def client_key(address: str, ipv4_prefix: int, ipv6_prefix: int) -> str:
     return str(ipaddress.ip_network((ip, prefix), strict=False))
 
 
-def _in(address: str, networks: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+def _in(address: str, networks: Networks) -> bool:
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

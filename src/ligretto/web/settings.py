@@ -16,6 +16,7 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
+from ligretto.web.lab.runner import LabLimits
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
@@ -45,6 +46,11 @@ def default_max_connections() -> int:
     if soft == resource.RLIM_INFINITY:
         soft = 65536 + FILE_DESCRIPTOR_RESERVE
     return max(100, soft - FILE_DESCRIPTOR_RESERVE)
+
+
+def default_lab_workers() -> int:
+    """The lab's pool: two processes, or one on a machine with one core."""
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 class Settings(BaseSettings):
@@ -140,6 +146,16 @@ class Settings(BaseSettings):
             ipv6_prefix=self.rate_limit_ipv6_prefix,
         )
 
+    def lab_limits(self) -> LabLimits:
+        """The strategy lab's limits in its queue's terms."""
+        return LabLimits(
+            workers=self.lab_workers,
+            running=self.lab_running,
+            max_seat_rounds=self.lab_max_seat_rounds,
+            client_studies=self.lab_client_studies,
+            queue=self.lab_queue,
+        )
+
     def resolved_database_url(self) -> str:
         return self.database_url or sqlite_url(self.data_dir)
 
@@ -154,6 +170,20 @@ class Settings(BaseSettings):
         if self.resolved_database_url().startswith("sqlite"):
             return {}
         return {"pool_size": self.db_pool_size, "max_overflow": self.db_max_overflow}
+
+    lab_workers: int = Field(default_factory=default_lab_workers, ge=1, le=64)
+    """Worker processes of the strategy lab's pool (``/lab``): the chunks of
+    a study run on them; default 2, or 1 on a machine with one core."""
+    lab_running: int = Field(1, ge=1, le=16)
+    """Studies that run at a time; the others wait in the queue, in order."""
+    lab_max_seat_rounds: int = Field(200_000, ge=1)
+    """The cap of one study: rounds × seats (a whole game to 99 counts as 10
+    rounds). A study over it is refused with a message that says the cap."""
+    lab_client_studies: int = Field(2, ge=1)
+    """Studies one client (counted as the rate limits count it) may have queued
+    or running at once; the next is refused until one ends."""
+    lab_queue: int = Field(20, ge=1)
+    """Studies queued or running on this process at most, from all clients."""
 
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0)
     """Seconds a write waits for another one's database lock before it is answered

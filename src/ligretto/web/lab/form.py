@@ -1,0 +1,166 @@
+"""The lab's form: a question template's seats, and what was typed, read into a study.
+
+The form works without JavaScript: choosing a question or a number of
+players and pressing "Set the seats" asks for the form again with the
+template's seats (a GET with the choices in the query); "Start the study"
+posts it. Anything odd — a forged choice, a number too long — becomes a
+message in the form, never a server error.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ligretto.bots import Level, strategy_names
+from ligretto.rules import RuleOptions
+from ligretto.simulate.study import QUESTIONS, StudySpec
+from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_TARGET
+from ligretto.web.forms import choice, whole_field
+
+__all__ = ["MAX_SEED", "LabForm", "LabFormError", "read_form", "template_form"]
+
+QUESTION_KEYS = (*QUESTIONS, "custom")
+LEVELS = tuple(level.value for level in Level)
+DECKS = ("ligretto", "cards")
+MAX_SEED = 2**31 - 1
+"""Seeds the form takes (the command takes any; this keeps them short to type)."""
+DEFAULT_ROUNDS = 1000
+
+
+class LabFormError(ValueError):
+    """What was typed cannot be a study: ``code`` names the field's problem."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(slots=True)
+class LabForm:
+    """The form's fields as shown: the question, the seats and the run."""
+
+    question: str = "versus"
+    seats: list[tuple[str, str]] = field(default_factory=list)
+    amount: str = "rounds"  # rounds or games
+    count: int = DEFAULT_ROUNDS
+    game_end: str = "target"  # target (T4) or rounds (T5)
+    target: int = 99
+    agreed_rounds: int = 10
+    seed: str = ""
+    deck: str = "ligretto"
+    row_refill: str = "auto"
+    recycle_shuffle: bool = True
+    deadlock: str = "end"
+    row_storage: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def options(self) -> RuleOptions:
+        return RuleOptions(
+            deck=self.deck,  # type: ignore[arg-type]  # read by choice()
+            row_refill=self.row_refill,  # type: ignore[arg-type]
+            recycle_shuffle=self.recycle_shuffle,
+            deadlock=self.deadlock,  # type: ignore[arg-type]
+            row_storage=self.row_storage,
+        )
+
+
+def _seats_for(question: str, players: int | None) -> list[tuple[str, str]]:
+    bots = QUESTIONS.get(question, QUESTIONS["versus"]).bots
+    count = players or len(bots)
+    # fewer template seats than players: the list repeats round the table, as the command's
+    return [
+        (bots[i % len(bots)].partition(":")[0], bots[i % len(bots)].partition(":")[2])
+        for i in range(count)
+    ]
+
+
+def template_form(query: Mapping[str, str]) -> LabForm:
+    """The form for ``GET /lab``: the question's seats, resized to the players asked for."""
+    question = choice(query.get("question", ""), QUESTION_KEYS, "versus")
+    deck = choice(query.get("deck", ""), DECKS, "ligretto")
+    limits = RuleOptions(deck=deck)  # type: ignore[arg-type]
+    players = whole_field(query.get("players", ""), 2)
+    shown = query.get("shown")
+    if shown is not None and shown != question:
+        players = None  # another question brings its own number of players
+    if players is not None:
+        players = min(max(players, limits.min_players), limits.max_players)
+    form = LabForm(question=question, deck=deck)
+    if question == "custom":
+        # the seats as they were in the form, where it sent them
+        seats = _seats_from(query, players or 4)
+        form.seats = seats
+    else:
+        form.seats = _seats_for(question, players)
+    return form
+
+
+def _seats_from(data: Mapping[str, str], players: int) -> list[tuple[str, str]]:
+    names = strategy_names()
+    return [
+        (
+            choice(data.get(f"strategy{i}", ""), tuple(names), "stack-first"),
+            choice(data.get(f"level{i}", ""), LEVELS, "medium"),
+        )
+        for i in range(players)
+    ]
+
+
+def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
+    """The posted form as shown again, and the study it asks for (LabFormError if none)."""
+    form = LabForm(
+        question=choice(data.get("question", ""), QUESTION_KEYS, "custom"),
+        amount=choice(data.get("amount", ""), ("rounds", "games"), "rounds"),
+        game_end=choice(data.get("game_end", ""), ("target", "rounds"), "target"),
+        seed=data.get("seed", "").strip()[:12],
+        deck=choice(data.get("deck", ""), DECKS, "ligretto"),
+        row_refill=choice(data.get("row_refill", ""), ("auto", "manual"), "auto"),
+        recycle_shuffle=data.get("recycle_shuffle") == "on",
+        deadlock=choice(data.get("deadlock", ""), ("end", "reshuffle"), "end"),
+        row_storage=data.get("row_storage") == "on",
+    )
+    players = whole_field(data.get("players", ""), 2)
+    options = form.options()
+    if players is None or not options.min_players <= players <= options.max_players:
+        form.seats = _seats_from(data, 4)
+        raise LabFormError("players")
+    form.seats = _seats_from(data, players)
+    count = whole_field(data.get("count", ""), 7)
+    target = whole_field(data.get("target", ""), 4)
+    agreed = whole_field(data.get("agreed_rounds", ""), 3)
+    if target is not None:
+        form.target = target
+    if agreed is not None:
+        form.agreed_rounds = agreed
+    if count is None or count < 1:
+        raise LabFormError("count")
+    form.count = count
+    if form.amount == "games":
+        if form.game_end == "target" and (target is None or not 1 <= target <= MAX_TARGET):
+            raise LabFormError("target")
+        if form.game_end == "rounds" and (agreed is None or not 1 <= agreed <= MAX_AGREED_ROUNDS):
+            raise LabFormError("agreed_rounds")
+    if form.seed:
+        seed = whole_field(form.seed, 10)
+        if seed is None or seed > MAX_SEED:
+            raise LabFormError("seed")
+    else:
+        # a fresh seed, shown in the command, so the study can be run again
+        seed = secrets.randbelow(MAX_SEED) + 1
+    games = form.amount == "games"
+    spec = StudySpec(
+        bots=tuple(f"{strategy}:{level}" for strategy, level in form.seats),
+        rounds=0 if games else count,
+        games=count if games else 0,
+        seed=seed,
+        options=options,
+        target=form.target if games and form.game_end == "target" else None,
+        agreed_rounds=form.agreed_rounds if games and form.game_end == "rounds" else None,
+        question=form.question,
+    )
+    return form, spec

@@ -1,0 +1,107 @@
+"""What a finished study's page shows: its four plots and its table, from the result.
+
+Every bot has one colour in all four plots (its place among the study's
+different bots), so "stack-first:medium" at two seats is one colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from ligretto.web.lab.plots import Interval, interval_svg, stack_svg
+from ligretto.web.pages.text import N_, gettext
+
+__all__ = ["plots"]
+
+
+def _interval(name: str, estimate: dict[str, Any], key: str, colour: int) -> Interval:
+    return Interval(
+        name, float(estimate[key]), estimate.get("ci_low"), estimate.get("ci_high"), colour
+    )
+
+
+def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
+    """The study's plots by name: ``points``, ``wins``, ``stack``, and ``paired``
+    when the study has two different bots."""
+    report = result["report"]
+    seats = report["seats"]
+    bots = list(dict.fromkeys(seat["bot"] for seat in seats))
+    colour = {bot: index for index, bot in enumerate(bots)}
+
+    def t(message: str) -> str:
+        return gettext(language, message)
+
+    def seat_name(seat: dict[str, Any]) -> str:
+        return gettext(language, N_("Seat %(n)s: %(bot)s"), n=seat["seat"] + 1, bot=seat["bot"])
+
+    charts = {
+        "points": interval_svg(
+            [
+                _interval(seat_name(s), s["points_per_round"], "mean", colour[s["bot"]])
+                for s in seats
+            ],
+            title=t(N_("Points per round")),
+            description=t(N_("Each seat's mean points per round with its 95 % interval.")),
+            x_label=t(N_("points per round (R5)")),
+            chart_id="lab-points",
+            language=language,
+        )
+    }
+    games = "games" in report
+    win_key = "game_win_rate" if games else "round_win_rate"
+    charts["wins"] = interval_svg(
+        [_interval(seat_name(s), s[win_key], "rate", colour[s["bot"]]) for s in seats],
+        title=t(N_("Games won")) if games else t(N_("Rounds won")),
+        description=t(
+            N_("Each seat's share of wins with its 95 % interval; a shared win counts shared.")
+        ),
+        x_label=t(N_("wins")),
+        chart_id="lab-wins",
+        language=language,
+        bars=True,
+        percent=True,
+    )
+    pooled = [[0] * len(result["stack_left"][0]) for _ in bots]
+    for seat, counts in zip(seats, result["stack_left"], strict=True):
+        line = pooled[colour[seat["bot"]]]
+        for k, count in enumerate(counts):
+            line[k] += count
+    charts["stack"] = stack_svg(
+        bots,
+        pooled,
+        title=t(N_("Cards left in the Ligretto stack")),
+        description=t(
+            N_("The share of rounds that ended with 0, 1, 2 … cards left in the stack, per bot.")
+        ),
+        x_label=t(N_("cards left in the stack at the end of a round")),
+        chart_id="lab-stack",
+        language=language,
+    )
+    comparisons = report["comparisons"]
+    if comparisons:
+        charts["paired"] = interval_svg(
+            [
+                Interval(
+                    f"{c['a']} \u2212 {c['b']}",
+                    float(c["mean"]),
+                    c.get("ci_low"),
+                    c.get("ci_high"),
+                    colour[c["a"]],
+                )
+                for c in comparisons
+            ],
+            title=t(N_("Paired differences")),
+            description=t(
+                N_(
+                    "Points per round of a minus b, round by round, with the 95 % interval: "
+                    "an interval that does not reach 0 is a difference."
+                )
+            ),
+            x_label=t(N_("a − b, points per round")),
+            chart_id="lab-paired",
+            language=language,
+            zero=True,
+        )
+    return charts

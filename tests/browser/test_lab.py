@@ -1,0 +1,138 @@
+"""The strategy lab in the browser: an "A vs B" study with its progress, a cancel, the plots.
+
+One study takes the lab's one place to run for far longer than the test;
+the "A vs B" study started after it waits with its place in the queue.
+Cancelling the first lets the second run: its page follows the progress
+bar over server-sent events (every value the bar shows is written down by
+an observer of the page, across the reload at the end) and then shows the
+four plots and the command, which gives the same numbers on the command
+line.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from typer.testing import CliRunner
+
+from browser.test_accessibility import audit
+from helpers.browser import DESKTOP, PHONE, LiveServer
+from ligretto.cli import app as cli
+
+pytestmark = pytest.mark.browser
+
+NewPage = Callable[..., Page]
+Shoot = Callable[[Page, str], Path]
+
+# Every value of the progress bar, kept in the tab's session storage so
+# that the values seen before the page reloads with the results survive it.
+WATCH_PROGRESS = """
+addEventListener("DOMContentLoaded", () => {
+  const status = document.getElementById("lab-status");
+  if (!status) return;
+  const keep = () => {
+    const bar = document.getElementById("lab-progress");
+    if (!bar) return;
+    const seen = JSON.parse(sessionStorage.getItem("seen") || "[]");
+    seen.push(Number(bar.value));
+    sessionStorage.setItem("seen", JSON.stringify(seen));
+  };
+  keep();
+  new MutationObserver(keep).observe(status, {subtree: true, childList: true, characterData: true});
+});
+"""
+
+
+def _start(page: Page, server: LiveServer, rounds: int) -> str:
+    page.goto(f"{server.url}/lab?lang=en")
+    page.locator("input[name=question][value=versus]").check()
+    page.fill("#lab-count", str(rounds))
+    page.fill("#lab-seed", "21")
+    page.click("#lab-start")
+    page.wait_for_url("**/lab/*")
+    return page.url
+
+
+def test_a_vs_b_study_with_progress_cancel_plots_and_command(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    blocker = new_page(PHONE)
+    _start(blocker, live_server, 40_000)
+    expect(blocker.locator("#lab-state-text")).to_have_text("Running")
+
+    page = new_page(DESKTOP)
+    page.add_init_script(WATCH_PROGRESS)
+    study = _start(page, live_server, 600)
+    expect(page.locator("#lab-state-text")).to_have_text("Waiting: place 1 in the queue.")
+    shoot(page, "lab-queued-en-desktop")
+
+    blocker.click("#lab-cancel")
+    expect(blocker.locator(".lab-status")).to_contain_text("This study was cancelled.")
+
+    # the queued study runs, and its page reloads with the results at the end
+    expect(page.locator("#lab-results svg.lab-chart")).to_have_count(4, timeout=120_000)
+    seen: list[float] = json.loads(page.evaluate("sessionStorage.getItem('seen')"))
+    assert any(0 < value < 600 for value in seen), seen  # the bar moved on the way
+    assert seen == sorted(seen)
+    command = page.locator("#lab-command").inner_text()
+    assert command == (
+        "ligretto simulate --bots stack-first:medium,greedy:medium,stack-first:medium,"
+        "greedy:medium --rounds 600 --seed 21"
+    )
+    shoot(page, "lab-study-en-desktop")
+    found: dict[str, str] = {}
+    audit(page, "lab study", found)
+    phone = new_page(PHONE, color_scheme="dark")
+    phone.goto(f"{study}?lang=nb")
+    expect(phone.locator("#lab-results svg.lab-chart")).to_have_count(4)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    audit(phone, "lab study (nb, phone, dark)", found)
+    assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
+
+    stored: dict[str, Any] = page.request.get(f"{study}.json").json()
+    run = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--json"])
+    assert run.exit_code == 0, run.output
+    numbers = json.loads(run.stdout)
+    del numbers["config"]["workers"]
+    assert numbers == stored["result"]["report"]
+
+
+@pytest.mark.parametrize("language", ["de", "en", "nb"])
+def test_the_form_fits_a_phone(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, language: str
+) -> None:
+    page = new_page(PHONE)
+    page.goto(f"{live_server.url}/lab?question=r7&lang={language}")
+    expect(page.locator(".lab-seat")).to_have_count(8)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]  # nothing wider than the phone
+    # choosing another question sets its seats (the script presses "Set the seats")
+    page.locator("input[name=question][value=levels]").check()
+    expect(page.locator(".lab-seat")).to_have_count(4)
+    shoot(page, f"lab-form-{language}-phone")
+    found: dict[str, str] = {}
+    audit(page, f"lab form ({language})", found)
+    assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
+
+
+def test_without_javascript_a_study_refreshes_to_its_plots(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, java_script_enabled=False)
+    page.goto(f"{live_server.url}/lab?lang=de")
+    # "Set the seats" asks for the form again with the question's seats
+    page.locator("input[name=question][value=r7]").check()
+    page.click(".lab-set-seats")
+    expect(page.locator(".lab-seat")).to_have_count(8)
+    page.fill("#lab-count", "100")
+    page.click("#lab-start")
+    page.wait_for_url("**/lab/*")
+    # the page refreshes itself (a <noscript> refresh) until the study is done
+    expect(page.locator("#lab-results svg.lab-chart")).to_have_count(4, timeout=120_000)
+    expect(page.locator("#lab-command")).to_contain_text("--rounds 100")

@@ -1,0 +1,90 @@
+"""A lab study: the command's chunks, its report, and the command line that reproduces it."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ligretto.cli import app
+from ligretto.rules import RuleOptions
+from ligretto.simulate.study import QUESTIONS, StudySpec, study_chunks, study_result
+
+runner = CliRunner()
+
+
+def _run(spec: StudySpec) -> dict[str, Any]:
+    work, chunks = study_chunks(spec)
+    records = [record for chunk in chunks for record in work(chunk)]
+    return study_result(spec, records)
+
+
+def _command_json(command: str) -> dict[str, Any]:
+    args = shlex.split(command)
+    assert args[:2] == ["ligretto", "simulate"]
+    result = runner.invoke(app, [*args[1:], "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    del data["config"]["workers"]
+    return data
+
+
+def test_the_command_of_a_rounds_study_gives_its_numbers() -> None:
+    spec = StudySpec(("stack-first:medium", "greedy:hard", "random:easy"), rounds=150, seed=11)
+    result = _run(spec)
+    assert result["command"] == (
+        "ligretto simulate --bots stack-first:medium,greedy:hard,random:easy --rounds 150 --seed 11"
+    )
+    assert _command_json(result["command"]) == result["report"]
+
+
+def test_the_command_of_a_games_study_with_rule_options_gives_its_numbers() -> None:
+    options = RuleOptions(row_refill="manual", recycle_shuffle=False, deadlock="reshuffle")
+    spec = StudySpec(
+        ("mine:hard", "stack-first:hard"), games=5, seed=3, options=options, agreed_rounds=2
+    )
+    result = _run(spec)
+    assert "--row-refill manual --no-recycle-shuffle --deadlock reshuffle" in result["command"]
+    assert "--games 5 --agreed-rounds 2" in result["command"]
+    assert _command_json(result["command"]) == result["report"]
+    assert result["report"]["games"]["games"] == 5
+
+
+def test_stack_counts_add_up_to_the_rounds_and_their_mean() -> None:
+    spec = StudySpec(QUESTIONS["versus"].bots, rounds=120, seed=2)
+    result = _run(spec)
+    for seat, counts in zip(result["report"]["seats"], result["stack_left"], strict=True):
+        assert sum(counts) == 120
+        mean = sum(k * n for k, n in enumerate(counts)) / 120
+        assert mean == pytest.approx(seat["mean_stack_left"])
+
+
+def test_cost_counts_rounds_times_seats_and_games_as_rounds() -> None:
+    assert StudySpec(("greedy:easy",) * 4, rounds=1000).cost() == 4000
+    assert StudySpec(("greedy:easy",) * 2, games=10).cost() == 10 * 10 * 2
+    assert StudySpec(("greedy:easy",) * 2, games=10, agreed_rounds=3).cost() == 60
+
+
+def test_a_spec_survives_its_stored_form() -> None:
+    spec = StudySpec(
+        QUESTIONS["r7"].bots, games=3, seed=9, target=50, options=RuleOptions(deck="cards")
+    )
+    assert StudySpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+    assert "--deck cards" in spec.command() and "--target 50" in spec.command()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"bots": ("greedy:easy",), "rounds": 10}, "players"),
+        ({"bots": ("nobody:easy", "greedy:easy"), "rounds": 10}, "unknown strategy"),
+        ({"bots": ("greedy:easy",) * 2}, "rounds or a number of games"),
+        ({"bots": ("greedy:easy",) * 2, "rounds": 5, "games": 5}, "rounds or a number of games"),
+    ],
+)
+def test_a_study_that_cannot_be_run_is_refused(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        StudySpec(**fields)
