@@ -1,4 +1,4 @@
-"""Run many rounds or games, on one or several processes, and summarize them.
+"""Run many rounds or games, on one or several processes or a Dask cluster, and summarize them.
 
 Round ``i`` of a run with master seed ``s`` is dealt and played with
 ``derive_seed(s, i)``; game ``g`` with ``derive_seed(s, GAMES, g)``. Nothing
@@ -96,11 +96,17 @@ def _game_chunk(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
 
 
 def run_rounds(
-    config: SimConfig, rounds: int, *, workers: int = 1, on_progress: Progress | None = None
+    config: SimConfig,
+    rounds: int,
+    *,
+    workers: int = 1,
+    on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[RoundRecord]:
     """Simulate rounds ``0 … rounds-1``; records in index order."""
     jobs = [(config, chunk) for chunk in chunked(rounds, ROUND_CHUNK)]
-    return [r for part in run_chunks(_round_chunk, jobs, workers, on_progress) for r in part]
+    parts = run_chunks(_round_chunk, jobs, workers, on_progress, cluster)
+    return [r for part in parts for r in part]
 
 
 def run_games(
@@ -110,11 +116,13 @@ def run_games(
     *,
     workers: int = 1,
     on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[GameRecord]:
     """Simulate whole games ``0 … games-1`` (T4/T5 on the Tafel); in index order."""
     settings = settings or GameSettings()
     jobs = [(config, settings, chunk) for chunk in chunked(games, GAME_CHUNK)]
-    return [g for part in run_chunks(_game_chunk, jobs, workers, on_progress) for g in part]
+    parts = run_chunks(_game_chunk, jobs, workers, on_progress, cluster)
+    return [g for part in parts for g in part]
 
 
 def simulate(
@@ -125,8 +133,12 @@ def simulate(
     settings: GameSettings | None = None,
     workers: int = 1,
     on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> SimReport:
     """Run ``rounds`` single rounds, or ``games`` whole games, and summarize.
+
+    ``workers`` local processes, or the Dask cluster whose scheduler is at
+    ``cluster``: the same report for the same seed either way.
 
     >>> report = simulate(SimConfig.from_names(["stack-first:hard", "random:easy"]), rounds=20)
     >>> report.rounds, [s.bot for s in report.seats]
@@ -136,7 +148,9 @@ def simulate(
         raise ValueError("give either a number of rounds or a number of games")
     if games:
         settings = settings or GameSettings()
-        records = run_games(config, games, settings, workers=workers, on_progress=on_progress)
+        records = run_games(
+            config, games, settings, workers=workers, on_progress=on_progress, cluster=cluster
+        )
         return summarize(
             config.labels,
             [],
@@ -146,5 +160,6 @@ def simulate(
             agreed_rounds=settings.agreed_rounds,
         )
     return summarize(
-        config.labels, run_rounds(config, rounds, workers=workers, on_progress=on_progress)
+        config.labels,
+        run_rounds(config, rounds, workers=workers, on_progress=on_progress, cluster=cluster),
     )
