@@ -7,8 +7,10 @@ plays like a person: it decides from the view it was sent (a
 ``medium`` by default: human pace) before it sends the move.  Reported:
 concurrent seats held, moves per second, and the p50/p99 time from sending
 a move to receiving the answer to it (its event, or the refusal of a lost
-race).  Client and server share this machine's cores, so the latency
-includes client-side queueing; treat the numbers as rough.
+race), and the server's event-loop lag (how late a 10 ms sleep wakes) and
+collector pauses in the measured window.  Client and server share this
+machine's cores, so the latency includes client-side queueing; treat the
+numbers as rough, and read the CPU each took beside them.
 
     .venv/bin/python benchmarks/live.py [--tables 250] [--seats 4] [--seconds 60]
     .venv/bin/python benchmarks/live.py --processes 2   # through HAProxy
