@@ -630,7 +630,8 @@ def _run_loop(main: Any) -> Any:
 
 
 def _wait_for(base: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+    # A busy machine can take most of a minute to import and migrate.
+    deadline = time.monotonic() + 120
     while True:
         try:
             httpx.get(base + "/api/tables/NONE", timeout=1)
