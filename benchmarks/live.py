@@ -7,8 +7,10 @@ plays like a person: it decides from the view it was sent (a
 ``medium`` by default: human pace) before it sends the move.  Reported:
 concurrent seats held, moves per second, and the p50/p99 time from sending
 a move to receiving the answer to it (its event, or the refusal of a lost
-race).  Client and server share this machine's cores, so the latency
-includes client-side queueing; treat the numbers as rough.
+race), and the server's event-loop lag (how late a 10 ms sleep wakes) and
+collector pauses in the measured window.  Client and server share this
+machine's cores, so the latency includes client-side queueing; treat the
+numbers as rough, and read the CPU each took beside them.
 
     .venv/bin/python benchmarks/live.py [--tables 250] [--seats 4] [--seconds 60]
     .venv/bin/python benchmarks/live.py --processes 2   # through HAProxy
@@ -64,6 +66,7 @@ class GcWatch:
 
     def __init__(self) -> None:
         self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
+        self.at: list[float] = []  # when each began (time.time(): comparable across processes)
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
@@ -71,7 +74,9 @@ class GcWatch:
         if phase == "start":
             self._start = time.perf_counter()
         else:
-            self.pauses.append((info["generation"], time.perf_counter() - self._start))
+            seconds = time.perf_counter() - self._start
+            self.pauses.append((info["generation"], seconds))
+            self.at.append(time.time() - seconds)
 
     def summary(self) -> str:
         if not self.pauses:
@@ -100,17 +105,20 @@ class LoopLag:
 
     def __init__(self) -> None:
         self.lags: list[float] = []
+        self.at: list[float] = []  # when each sleep ended (time.time())
 
     async def run(self) -> None:
         while True:
             start = time.perf_counter()
             await asyncio.sleep(0.01)
             self.lags.append(time.perf_counter() - start - 0.01)
+            self.at.append(time.time())
 
-    def summary(self) -> str:
-        if not self.lags:
+    def summary(self, lags: list[float] | None = None) -> str:
+        lags = self.lags if lags is None else lags
+        if not lags:
             return "not measured"
-        ms = sorted(x * 1000 for x in self.lags)
+        ms = sorted(x * 1000 for x in lags)
         return (
             f"p50 {ms[len(ms) // 2]:.1f} ms, p99 {ms[int(len(ms) * 0.99)]:.1f} ms, "
             f"max {ms[-1]:.1f} ms"
@@ -170,6 +178,9 @@ def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto"
             watcher.cancel()
             print(f"server GC: {watch.summary()}", file=sys.stderr)
             print(f"server event-loop lag: {lag.summary()}", file=sys.stderr, flush=True)
+            # For the load generator, which knows the measured window.
+            record = {"lag": [lag.at, lag.lags], "gc": [watch.at, watch.pauses]}
+            Path(data_dir, f"server-{port}.json").write_text(json.dumps(record))
 
     # The event loop ``ligretto serve`` runs (uvicorn picks uvloop when installed).
     from uvicorn._compat import asyncio_run
@@ -449,8 +460,8 @@ def main() -> None:
     if args.serve:
         serve(int(args.serve[0]), args.serve[1], args.serve[2] == "1", args.serve[3])
         return
-    if not 1 <= args.tables <= 1000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
-        parser.error("--tables 1..1000, --seats 2..12, --seconds 1..600")
+    if not 1 <= args.tables <= 5000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
+        parser.error("--tables 1..5000, --seats 2..12, --seconds 1..600")
     if not 1 <= args.processes <= 8:
         parser.error("--processes 1..8")
     _raise_fd_limit()
@@ -518,6 +529,12 @@ def main() -> None:
                 except subprocess.TimeoutExpired:
                     server.kill()
                     server.wait()
+        # Each server's loop lag and collector pauses in the measured window.
+        offset = time.time() - time.perf_counter()
+        window = (stats.window_start + offset, stats.window_end + offset)
+        in_window = [
+            _server_window(Path(data_dir, f"server-{port}.json"), window) for port in ports
+        ]
     machine = (machine + reference_rate()) / 2
     print(
         f"machine reference: {machine / 1e6:.2f} M steps per CPU second "
@@ -553,6 +570,16 @@ def main() -> None:
         f"max {max(ms):.1f} ms"
     )
     print(_tail_by_second(stats))
+    for port, (lags, pauses) in zip(ports, in_window, strict=True):
+        name = f"server :{port}" if len(ports) > 1 else "server"
+        print(f"{name} event-loop lag in the window: {LoopLag().summary(lags)}")
+        if pauses:
+            print(
+                f"{name} GC in the window: {len(pauses)} collections, "
+                f"{sum(pauses) * 1000:.0f} ms in all, longest {max(pauses) * 1000:.1f} ms"
+            )
+        else:
+            print(f"{name} GC in the window: no collections")
     if min(server_cpu) >= 0:
         each = " + ".join(f"{cpu / wall * 100:.0f}" for cpu in server_cpu)
         print(
@@ -603,7 +630,8 @@ def _run_loop(main: Any) -> Any:
 
 
 def _wait_for(base: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+    # A busy machine can take most of a minute to import and migrate.
+    deadline = time.monotonic() + 120
     while True:
         try:
             httpx.get(base + "/api/tables/NONE", timeout=1)
@@ -630,6 +658,19 @@ def _start_proxy(directory: Path, ports: list[int]) -> Any:
             proxy.stop()
             raise SystemExit("HAProxy did not reach the servers")
         time.sleep(0.2)
+
+
+def _server_window(path: Path, window: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """A server's loop lags and collector pauses (seconds) inside ``window``
+    (``time.time()``); empty when the server wrote no record."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return [], []
+    start, end = window
+    lags = [lag for at, lag in zip(*record["lag"], strict=True) if start <= at < end]
+    pauses = [p[1] for at, p in zip(*record["gc"], strict=True) if start <= at < end]
+    return lags, pauses
 
 
 def _cpu_seconds(pid: int) -> float:

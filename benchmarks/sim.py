@@ -12,8 +12,12 @@ same processes:
 - the machine reference (``benchmarks/reference.py``): rounds per million
   reference steps, a figure another machine can compare with its own.
 
-Then the other strategies (this install's build), and ``simulate`` with 2
-worker processes against 1 (wall time; it needs 2 idle cores to show 2x).
+Then the other strategies (this install's build), ``simulate`` with 2
+worker processes against 1 (wall time; it needs 2 idle cores to show 2x),
+and ``simulate`` on a local Dask cluster of 2 worker processes against the
+local pool of 2 (rounds/s of wall time, one run each: what the cluster's
+scheduling and transport cost; ``--no-cluster`` skips it, and it is skipped
+without the ``distributed`` package).
 
     .venv/bin/python benchmarks/sim.py [--rounds N] [--pairs N] [--baseline SRC]
                                        [--profile] [--options JSON]
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import logging
 import os
 import pstats
 import statistics
@@ -125,6 +130,33 @@ def workers_ratio(rounds: int, options: RuleOptions, pairs: int = 3) -> list[flo
     return ratios
 
 
+def cluster_ratio(rounds: int, options: RuleOptions) -> tuple[float, float] | None:
+    """Rounds/s of wall time of ``simulate`` on a local Dask cluster of 2
+    worker processes and on the local pool of 2, one run each (after one
+    warm-up run on the cluster, which imports ligretto in its workers)."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        return None
+    config = SimConfig.from_names(STACK_FIRST, seed=1, options=options)
+    with LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=2,
+        threads_per_worker=1,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,  # not the workers' shutdown chatter
+    ) as cluster:
+        address = cluster.scheduler_address
+        simulate(config, rounds=rounds // 10, cluster=address)
+        start = time.perf_counter()
+        simulate(config, rounds=rounds, cluster=address)
+        on_cluster = rounds / (time.perf_counter() - start)
+    start = time.perf_counter()
+    simulate(config, rounds=rounds, workers=2)
+    local = rounds / (time.perf_counter() - start)
+    return on_cluster, local
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
@@ -137,6 +169,9 @@ def main() -> None:
         type=int,
         default=10_000,
         help="rounds for the 1-against-2-workers run (a few seconds: process start-up amortized)",
+    )
+    parser.add_argument(
+        "--no-cluster", action="store_true", help="skip the Dask cluster against the local pool"
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -214,6 +249,15 @@ def main() -> None:
         f"({', '.join(f'{r:.2f}' for r in ratios)}; wall time; "
         f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
+    measured = None if args.no_cluster else cluster_ratio(args.worker_rounds, options)
+    if measured is not None:
+        on_cluster, local = measured
+        print(
+            f"simulate, {args.worker_rounds} rounds: a local Dask cluster of 2 worker processes "
+            f"{on_cluster:.0f} rounds/s, the local pool of 2 {local:.0f} rounds/s: "
+            f"{on_cluster / local:.2f}x (wall time, one run each; "
+            f"load average now {os.getloadavg()[0]:.1f})"
+        )
 
 
 if __name__ == "__main__":

@@ -181,10 +181,11 @@ def test_the_circle_finder_finds_circles(
 
 
 #: What the pure core (docs/architecture.md) never imports: I/O, processes,
-#: threads, clocks, the event loop, the database, the web and the terminal.
+#: threads, clocks, the event loop, the database, the web and the terminal;
+#: nor a cluster (the simulator's runner in simulate/ sends work to one).
 IMPURE = frozenset(
     {
-        "asyncio", "concurrent", "fastapi", "httpx", "jinja2", "logging",
+        "asyncio", "concurrent", "dask", "distributed", "fastapi", "httpx", "jinja2", "logging",
         "multiprocessing", "os", "pathlib", "rich", "socket", "sqlalchemy",
         "starlette", "subprocess", "sys", "threading", "time", "typer",
         "uvicorn", "websockets",

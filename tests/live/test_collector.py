@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from ligretto.web.app import create_app
 from ligretto.web.play.collector import YOUNG, CollectorSchedule
+from ligretto.web.settings import Settings
 
 from .conftest import make_app
 
@@ -108,3 +111,40 @@ def test_a_schedule_that_cannot_work_is_refused(
 ) -> None:
     with pytest.raises(ValueError):
         CollectorSchedule(young=young, freeze_every=freeze_every, full_every=full_every)
+
+
+def _frozen(obj: object) -> bool:
+    """Frozen objects sit in the permanent generation, which ``gc.get_objects`` omits."""
+    return gc.is_tracked(obj) and not any(o is obj for o in gc.get_objects())
+
+
+def test_the_app_freezes_what_start_up_and_restored_tables_left(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, database_url=None, rate_limits=False)
+    with TestClient(create_app(settings)) as first:
+        created = first.post("/api/tables", json={"seats": 2, "name": "Anna"})
+        assert created.status_code == 201, created.text
+        code = created.json()["code"]
+    # Started again on the same data: the table comes back and, with
+    # everything else start-up made, is out of the collector's walks before
+    # the first request is served.
+    app = create_app(settings)
+    with TestClient(app):
+        schedule: CollectorSchedule = app.state.collector
+        assert schedule.settle_pause > 0
+        assert gc.get_freeze_count() > 0
+        table = app.state.tables._tables[code]
+        assert _frozen(table)
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_young_threshold_and_full_interval_are_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LIGRETTO_GC_YOUNG", "3210")
+    monkeypatch.setenv("LIGRETTO_GC_FULL_EVERY", "1800")
+    app = create_app(Settings(data_dir=tmp_path, database_url=None))
+    with TestClient(app):
+        assert gc.get_threshold()[0] == 3210
+        assert app.state.collector.full_every == 1800
+    with pytest.raises(ValueError, match="gc_young"):
+        Settings(data_dir=tmp_path, gc_young=5)

@@ -49,7 +49,7 @@ def typed_code(text: str) -> str | None:
 
 
 #: The most tables one server process runs at a time.
-MAX_TABLES = 2000
+MAX_TABLES = 3000
 #: How often the registry looks for idle tables, at most (seconds).
 REAP_EVERY = 60.0
 

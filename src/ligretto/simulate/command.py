@@ -19,6 +19,7 @@ from ligretto.bots import BotSpec
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import SimReport
+from ligretto.simulate.pool import ClusterError
 from ligretto.simulate.run import GameSettings, SimConfig, simulate
 from ligretto.tafel import Mode
 
@@ -119,18 +120,24 @@ def render_report(report: SimReport, console: Console) -> None:
         console.print(comp)
 
 
-def report_document(config: SimConfig, report: SimReport, workers: int) -> dict[str, Any]:
-    """The ``--json`` document: the configuration, then the report."""
-    return {
-        "config": {
-            "players": len(config.bots),
-            "bots": config.labels,
-            "seed": config.seed,
-            "workers": workers,
-            "options": config.options.to_dict(),
-        },
-        **report.to_dict(),
+def report_document(
+    config: SimConfig, report: SimReport, workers: int, cluster: str | None = None
+) -> dict[str, Any]:
+    """The ``--json`` document: the configuration, then the report.
+
+    A run on a Dask cluster names its scheduler (``config.cluster``); the
+    report is the same as with ``--workers 1``.
+    """
+    settings: dict[str, Any] = {
+        "players": len(config.bots),
+        "bots": config.labels,
+        "seed": config.seed,
+        "workers": workers,
     }
+    if cluster is not None:
+        settings["cluster"] = cluster
+    settings["options"] = config.options.to_dict()
+    return {"config": settings, **report.to_dict()}
 
 
 def simulate_command(
@@ -163,6 +170,16 @@ def simulate_command(
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Processes (same results as 1).")
     ] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Run on the Dask distributed cluster whose scheduler is at ADDRESS "
+            "(tcp://host:8786) instead of local processes (same results as --workers 1; "
+            "needs ligretto[cluster] here and on every worker).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON, no table.")] = False,
     deck: Annotated[str, typer.Option(help="ligretto or cards (R1).")] = "ligretto",
     row_refill: Annotated[str, typer.Option(help="auto or manual (R3).")] = "auto",
@@ -209,6 +226,10 @@ def simulate_command(
         )
     elif rounds == 0:
         raise typer.BadParameter("give --rounds N or --games N")
+    if cluster is not None and workers != 1:
+        raise typer.BadParameter(
+            "give --workers or --cluster, not both (the cluster has its own workers)"
+        )
     total = games or rounds
     what = "games" if games else "rounds"
     progress = Progress(
@@ -220,18 +241,22 @@ def simulate_command(
         disable=as_json,
         transient=True,
     )
-    with progress:
-        task = progress.add_task(what, total=total)
-        report = simulate(
-            config,
-            rounds=0 if games else rounds,
-            games=games,
-            settings=settings,
-            workers=workers,
-            on_progress=lambda k: progress.advance(task, k),
-        )
+    try:
+        with progress:
+            task = progress.add_task(what, total=total)
+            report = simulate(
+                config,
+                rounds=0 if games else rounds,
+                games=games,
+                settings=settings,
+                workers=workers,
+                on_progress=lambda k: progress.advance(task, k),
+                cluster=cluster,
+            )
+    except ClusterError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--cluster") from exc
     if as_json:
-        document = finite_json(report_document(config, report, workers))
+        document = finite_json(report_document(config, report, workers, cluster))
         typer.echo(json.dumps(document, indent=2, allow_nan=False))
     else:
         render_report(report, Console())

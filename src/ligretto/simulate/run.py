@@ -1,4 +1,4 @@
-"""Run many rounds or games, on one or several processes, and summarize them.
+"""Run many rounds or games, on one or several processes or a Dask cluster, and summarize them.
 
 Round ``i`` of a run with master seed ``s`` is dealt and played with
 ``derive_seed(s, i)``; game ``g`` with ``derive_seed(s, GAMES, g)``. Nothing
@@ -126,11 +126,17 @@ def game_jobs(
 
 
 def run_rounds(
-    config: SimConfig, rounds: int, *, workers: int = 1, on_progress: Progress | None = None
+    config: SimConfig,
+    rounds: int,
+    *,
+    workers: int = 1,
+    on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[RoundRecord]:
     """Simulate rounds ``0 … rounds-1``; records in index order."""
     jobs = round_jobs(config, rounds)
-    return [r for part in run_chunks(play_rounds, jobs, workers, on_progress) for r in part]
+    parts = run_chunks(play_rounds, jobs, workers, on_progress, cluster)
+    return [r for part in parts for r in part]
 
 
 def run_games(
@@ -140,11 +146,13 @@ def run_games(
     *,
     workers: int = 1,
     on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> list[GameRecord]:
     """Simulate whole games ``0 … games-1`` (T4/T5 on the Tafel); in index order."""
     settings = settings or GameSettings()
     jobs = game_jobs(config, games, settings)
-    return [g for part in run_chunks(play_games, jobs, workers, on_progress) for g in part]
+    parts = run_chunks(play_games, jobs, workers, on_progress, cluster)
+    return [g for part in parts for g in part]
 
 
 def simulate(
@@ -155,8 +163,12 @@ def simulate(
     settings: GameSettings | None = None,
     workers: int = 1,
     on_progress: Progress | None = None,
+    cluster: str | None = None,
 ) -> SimReport:
     """Run ``rounds`` single rounds, or ``games`` whole games, and summarize.
+
+    ``workers`` local processes, or the Dask cluster whose scheduler is at
+    ``cluster``: the same report for the same seed either way.
 
     >>> report = simulate(SimConfig.from_names(["stack-first:hard", "random:easy"]), rounds=20)
     >>> report.rounds, [s.bot for s in report.seats]
@@ -166,10 +178,13 @@ def simulate(
         raise ValueError("give either a number of rounds or a number of games")
     if games:
         settings = settings or GameSettings()
-        played = run_games(config, games, settings, workers=workers, on_progress=on_progress)
+        played = run_games(
+            config, games, settings, workers=workers, on_progress=on_progress, cluster=cluster
+        )
         return summarize_games(config, settings, played)
     return summarize(
-        config.labels, run_rounds(config, rounds, workers=workers, on_progress=on_progress)
+        config.labels,
+        run_rounds(config, rounds, workers=workers, on_progress=on_progress, cluster=cluster),
     )
 
 

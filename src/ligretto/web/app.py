@@ -33,6 +33,7 @@ from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
+from ligretto.web.play.collector import CollectorSchedule
 from ligretto.web.ratelimit import RateLimit
 from ligretto.web.routing_headers import ProcessHeader
 from ligretto.web.security_headers import SecurityHeaders
@@ -86,9 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ),
             replays=settings.replays,
             replay_max_days=settings.replay_max_days,
+            collector=CollectorSchedule(young=settings.gc_young, full_every=settings.gc_full_every),
         )
         await tables.restore()
         await lab.start()
+        # What start-up and the restored tables left leaves the collector's
+        # walks before the first client is served (web/play/collector.py).
+        _app.state.collector.settle()
         try:
             yield
         finally:

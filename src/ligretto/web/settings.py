@@ -17,6 +17,7 @@ from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
 from ligretto.web.lab.runner import LabLimits
+from ligretto.web.play.collector import FULL_EVERY, YOUNG
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
@@ -110,6 +111,14 @@ class Settings(BaseSettings):
     """Seconds a process's claim on its online tables holds without renewal
     (renewed every third of it): how long, after a process dies, its tables
     wait before another process takes them over (docs/deploy.md)."""
+
+    gc_young: int = Field(YOUNG, ge=100, le=1_000_000)
+    """New objects between two young collections of the cyclic garbage
+    collector in a serving process (Python's own: 700); what survives is
+    frozen every second (web/play/collector.py, docs/limits.md)."""
+    gc_full_every: float = Field(FULL_EVERY, ge=60.0)
+    """Seconds between two full collections, which free the reference cycles
+    among frozen objects: one pause, longer the more seats are held."""
 
     keep_alive_timeout: int = Field(KEEP_ALIVE_SECONDS, ge=1, le=3600)
     """Seconds an idle connection stays open between two requests (uvicorn's

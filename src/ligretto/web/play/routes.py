@@ -143,10 +143,12 @@ def start_tables(
     store: LiveTableStore | None = None,
     replays: Retention = "game",
     replay_max_days: float = 0.0,
+    collector: CollectorSchedule | None = None,
 ) -> TableRegistry:
     """Give the app its table registry (in the lifespan, before serving);
     with a ``store`` the tables are kept in the database (call
-    ``registry.restore()`` to bring back those that were open).
+    ``registry.restore()`` to bring back those that were open, then
+    ``app.state.collector.settle()``).
 
     Timing comes from ``settings``, else from ``app.state.table_settings``
     (tests set faster bots there), else the defaults.
@@ -160,7 +162,7 @@ def start_tables(
         replay_max_days=replay_max_days,
     )
     # Real-time play: the collector's pauses stop every table (collector.py).
-    schedule = CollectorSchedule()
+    schedule = collector or CollectorSchedule()
     schedule.start()
     app.state.collector = schedule
     app.state.tables = registry
