@@ -148,6 +148,9 @@ class ServerThread:
             time.sleep(0.02)
         return self.url
 
-    def stop(self, timeout: float = 15.0) -> None:
+    def stop(self, timeout: float = 60.0) -> None:
+        # Generous: open streams are cut after ``graceful_seconds``, but the
+        # app's shutdown (tables, the board process) may wait for a core on
+        # a loaded machine; a server that never stops still fails its test.
         self.server.should_exit = True
         self.thread.join(timeout=timeout)
