@@ -359,3 +359,122 @@ def test_the_level_says_how_much_is_announced(
     expected = {"mine": (False, False), "usable": (True, False), "all": (True, True)}[level]
     assert (yellow, green) == expected, texts
     assert_rate_limited(said)
+
+
+# ---------------------------------------------------------------- twice the font size
+
+# Every control of the table that a finger or a pointer cannot reach: outside
+# the page's width, or under another element at its centre once scrolled
+# into view.
+UNREACHABLE = """() => {
+  const out = [];
+  const controls = '#play button, #play a[href], #play select, #play input:not([type=hidden])';
+  for (const el of document.querySelectorAll(controls)) {
+    if (!el.checkVisibility() || el.closest('.scores, .practice-end, .countdown, dialog')) continue;
+    if (el.closest('.visually-hidden')) continue;
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    const name = el.id || el.dataset.source || el.textContent.trim().slice(0, 40);
+    const width = document.documentElement.clientWidth;
+    const labelled = el.labels && [...el.labels].includes(hit);
+    if (r.left < -0.5 || r.right > width + 0.5) out.push(name + ': outside the width');
+    else if (r.top < -0.5 || r.bottom > innerHeight + 0.5) out.push(name + ': too tall');
+    else if (!hit || !(el === hit || el.contains(hit) || labelled)) {
+      out.push(name + ': covered by ' + (hit ? hit.className || hit.tagName : 'nothing'));
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+# Every pair of words on the table that lie on each other: the boxes of the
+# shown text (cut to what a scrolling or clipping box lets show), two texts
+# of one card apart (its number and its count are drawn together), and an
+# overlay (position: fixed, the list of keys) apart too: it covers on purpose.
+OVERLAPS = """() => {
+  const fixed = (el) => {
+    for (; el; el = el.parentElement) if (getComputedStyle(el).position === 'fixed') return true;
+    return false;
+  };
+  const apart = '.visually-hidden, template, script, .scores, .practice-end, .countdown, dialog';
+  const clip = (el, r) => {
+    let {left, top, right, bottom} = r;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      left = Math.max(left, c.left); right = Math.min(right, c.right);
+      top = Math.max(top, c.top); bottom = Math.min(bottom, c.bottom);
+    }
+    return {left, top, right, bottom};
+  };
+  const boxes = [];
+  const walker = document.createTreeWalker(document.getElementById('play'), NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(), i = 0; n; n = walker.nextNode(), i += 1) {
+    const el = n.parentElement;
+    if (!n.textContent.trim()) continue;
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    if (el.closest(apart) || fixed(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const card = el.closest('.card');
+    for (const r of range.getClientRects()) {
+      const c = clip(el, r);
+      if (c.right - c.left < 1 || c.bottom - c.top < 1) continue;
+      boxes.push({...c, node: i, card, text: n.textContent.trim().slice(0, 30)});
+    }
+  }
+  const out = [];
+  for (let i = 0; i < boxes.length; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      const a = boxes[i], b = boxes[j];
+      if (a.node === b.node || (a.card && a.card === b.card)) continue;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) out.push(`${a.text} / ${b.text}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "lang"),
+    [(PHONE, "de"), (PHONE, "en"), (PHONE, "nb"), (LAPTOP, "en")],
+    ids=["360-de", "360-en", "360-nb", "1280-en"],
+)
+@pytest.mark.parametrize("mode", ["table", "reader"])
+def test_at_twice_the_font_size_every_control_is_reachable_and_no_words_overlap(
+    slow_bot: PlayServer,
+    new_page: NewPage,
+    shoot: Shoot,
+    mode: str,
+    viewport: ViewportSize,
+    lang: str,
+) -> None:
+    page = new_page(viewport, locale=LOCALES[lang])
+    start_practice(page, slow_bot, lang)
+    SHOTS.mkdir(exist_ok=True)
+    if mode == "reader":
+        turn_reader_on(page, lang)
+        path = shoot(page, f"reader-{lang}-{viewport['width']}")
+        (SHOTS / path.name).write_bytes(path.read_bytes())
+    # The browser's font size doubled (as a reader sets it); the table refits.
+    page.evaluate(
+        "document.documentElement.style.fontSize = '200%'; dispatchEvent(new Event('resize'))"
+    )
+    expect(page.get_by_role("region", name=TEXT[lang]["cards"])).to_be_visible()
+    help_button = page.get_by_role("button", name=TEXT[lang]["help"])
+    problems: dict[str, list[str]] = {}
+    for _ in range(2):  # the tools shown ("How to play" open) and hidden
+        shown = "open" if help_button.get_attribute("aria-expanded") == "true" else "closed"
+        path = shoot(page, f"font-200-{mode}-{lang}-{viewport['width']}-{shown}")
+        (SHOTS / path.name).write_bytes(path.read_bytes())
+        problems[f"unreachable, help {shown}"] = page.evaluate(UNREACHABLE)
+        problems[f"overlapping, help {shown}"] = page.evaluate(OVERLAPS)
+        if not help_button.is_visible():
+            break
+        help_button.click()
+    assert not any(problems.values()), problems

@@ -502,7 +502,11 @@ export function renderBoard(change) {
   const me = v.viewer === null ? null : v.seats[v.viewer];
   // What the sizes depend on: seats, row length, whether I play, the number of piles.
   const phase = state.table ? state.table.phase : "";
-  const shape = [v.seats.length, v.seats[0].row.length, !!me, innerWidth, innerHeight, phase].join();
+  // The browser's font size: above 110 % the labels need more room than
+  // the cards give them (table.css, data-text="large").
+  const fontSize = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  root.dataset.text = fontSize > 17.6 ? "large" : "normal";
+  const shape = [v.seats.length, v.seats[0].row.length, !!me, innerWidth, innerHeight, phase, fontSize].join();
   // Sizes are measured on the board as shown (not while the lobby hides it).
   const resized = shape !== layout.shape && !$("board").hidden;
   if (resized) {
