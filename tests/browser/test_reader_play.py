@@ -246,6 +246,9 @@ def test_a_practice_round_is_played_through_the_accessibility_tree(
     # Rate-limited: a burst of sentences was merged, never spoken faster.
     assert_rate_limited(said)
     assert len(said) < pressed, (len(said), pressed)
+    found: dict[str, str] = {}
+    audit_all(page, "the round's end", found)
+    assert not found, "\n\n".join(found.values())
     shoot(page, "reader-round-done")
 
 
