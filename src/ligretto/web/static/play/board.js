@@ -81,6 +81,12 @@ function paintCard(el, text, { small = false, count = null, label = null } = {})
   }
   el.replaceChildren(...parts);
   if (source) el.dataset.source = source;
+  // A card that is no button (the others' cards, the piles) is a picture
+  // with a name for a screen reader; without a name it says nothing.
+  if (el.tagName !== "BUTTON") {
+    if (el.hasAttribute("aria-label")) el.setAttribute("role", "img");
+    else el.removeAttribute("role");
+  }
   return el;
 }
 
@@ -152,6 +158,8 @@ export function seatName(i) {
 // Others: what a person at the table sees of them (R3).
 function opponentEl(box, s, v, change) {
   box.className = `opponent seat-${s.seat % 12}`;
+  // A group named after the player, for a screen reader's list of them.
+  box.setAttribute("role", "group");
   if (change && change.seat === s.seat) restart(box, "acted");
   if (v.caller === s.seat) box.classList.add("caller");
   if (!box.firstChild) {
@@ -194,14 +202,22 @@ function opponentEl(box, s, v, change) {
   handIcon.className = "mini-back";
   const middleIcon = document.createElement("span");
   middleIcon.className = "mini-felt";
-  counts.replaceChildren(handIcon, String(s.hand_count), " ", middleIcon, String(s.middle_count));
-  counts.title = `${fmt(T.hand_count, { n: s.hand_count })}, ${fmt(T.middle_count, { n: s.middle_count })}`;
+  // The icons and bare numbers are for the eye; a screen reader hears the words.
+  const shown = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true");
+  shown.append(handIcon, String(s.hand_count), " ", middleIcon, String(s.middle_count));
+  const said = document.createElement("span");
+  said.className = "visually-hidden";
+  said.textContent = `${fmt(T.hand_count, { n: s.hand_count })}, ${fmt(T.middle_count, { n: s.middle_count })}`;
+  counts.replaceChildren(shown, said);
+  counts.title = said.textContent;
+  box.setAttribute("aria-label", name.title ? `${seatName(s.seat)} (${name.title})` : seatName(s.seat));
   const [stack, row, discard] = cards.children;
   paintCard(stack, s.stack_top, { small: true, count: s.stack_count, label: fmt(T.stack_count, { n: s.stack_count }) });
   while (row.children.length < s.row.length) row.append(newCard(null));
   while (row.children.length > s.row.length) row.lastElementChild.remove();
   s.row.forEach((p, i) => paintCard(row.children[i], p.top, { small: true }));
-  paintCard(discard, s.discard_top, { small: true });
+  paintCard(discard, s.discard_top, { small: true, label: s.discard_top ? T.discard : T.discard_empty });
   discard.classList.add("opp-discard");
   return box;
 }
@@ -268,7 +284,8 @@ function renderMiddle(v, before) {
   const nodes = piles.map((p) => {
     // A pile's size is its top value (R3: ascending from 1), so no badge.
     const el = keyed(middle, `p${p.id}`, () => newCard(null));
-    paintCard(el, p.top);
+    // Numbered as the announcements and the moves number them (reader.js).
+    paintCard(el, p.top, { label: fmt(T.reader.pile, { n: v.middle.indexOf(p) + 1 }) });
     el.classList.add("pile");
     el.dataset.pile = p.id; // a tap or a drop on it: input.js
     if (before && oldTops.get(p.id) !== p.top) restart(el, "landed");
@@ -284,7 +301,7 @@ function renderMiddle(v, before) {
       done,
       closed.map((p) => {
         const el = keyed(done, `c${p.id}`, () => newCard(null));
-        paintCard(el, p.top, { small: true });
+        paintCard(el, p.top, { small: true, label: fmt(T.reader.pile_closed, { n: v.middle.indexOf(p) + 1 }) });
         el.classList.add("closed");
         if (before && oldTops.get(p.id) !== p.top) restart(el, "landed");
         return el;
@@ -485,7 +502,11 @@ export function renderBoard(change) {
   const me = v.viewer === null ? null : v.seats[v.viewer];
   // What the sizes depend on: seats, row length, whether I play, the number of piles.
   const phase = state.table ? state.table.phase : "";
-  const shape = [v.seats.length, v.seats[0].row.length, !!me, innerWidth, innerHeight, phase].join();
+  // The browser's font size: above 110 % the labels need more room than
+  // the cards give them (table.css, data-text="large").
+  const fontSize = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  root.dataset.text = fontSize > 17.6 ? "large" : "normal";
+  const shape = [v.seats.length, v.seats[0].row.length, !!me, innerWidth, innerHeight, phase, fontSize].join();
   // Sizes are measured on the board as shown (not while the lobby hides it).
   const resized = shape !== layout.shape && !$("board").hidden;
   if (resized) {

@@ -73,10 +73,17 @@ export function announceChange(v, change) {
   }
 }
 
-// A button's spoken name for an action: "Play red 5 from row 2 on pile 3".
+// A button's spoken name for an action: "Play red 5 from row 2 on pile 3",
+// "Fill row place 2 from the stack", "Turn three (12 in hand)".
 export function actionName(a, v) {
+  const me = v.viewer !== null ? v.seats[v.viewer] : null;
+  if (a.kind === "turn" || a.kind === "recycle") {
+    return `${a.kind === "turn" ? T.turn : T.recycle} (${fmt(T.hand_count, { n: me ? me.hand_count : 0 })})`;
+  }
+  if (a.kind === "refill") return fmt(T.reader.refill, { n: a.slot + 1 });
   const from =
     a.source === "row" ? fmt(T.reader.from_row, { n: a.slot + 1 }) : a.source === "stack" ? T.reader.from_stack : T.reader.from_discard;
+  if (a.kind === "store") return fmt(T.reader.store, { card: cardName(a.card), from, n: a.slot + 1 });
   if (a.kind === "play" && a.pile === null) return fmt(T.reader.play_new, { card: cardName(a.card), from });
   const n = v.middle.findIndex((p) => p.id === a.pile) + 1;
   return fmt(T.reader.play_on, { card: cardName(a.card), from, pile: n });
@@ -90,6 +97,9 @@ export function initReader() {
     root.dataset.reader = active ? "on" : "off";
     button.setAttribute("aria-pressed", String(active));
     $("reader-tools").hidden = !active;
+    // The practice hint changes with every view: in this mode the moves
+    // below and the announcements say what it says, so it is not spoken.
+    $("hint").setAttribute("aria-live", active ? "off" : "polite");
     renderActions();
   };
   show();
@@ -111,32 +121,42 @@ export function announceRound(m) {
   announce(lines.join(" "));
 }
 
-// In the screen-reader mode every legal play is a button of its own, named
-// in words ("Play red 5 from row 2 on pile 3"), after the turn-three button.
+// In the screen-reader mode every legal action is a button of its own,
+// named in words ("Play red 5 from row 2 on pile 3", "Turn three (12 in
+// hand)"), in the engine's order: plays, refills, row storage (R6), then
+// turning or picking up. A card already on its way offers nothing more until
+// the table has answered, so a second press cannot send it twice.
 export function renderActions() {
   const box = $("reader-actions");
   if (!on()) {
     if (box.childElementCount) box.replaceChildren();
+    delete box.dataset.key;
     return;
   }
   const v = state.view;
-  const actions = v && v.viewer !== null && !state.takenOver ? v.actions.filter((a) => a.kind === "play") : [];
-  const key = actions.map((a) => a.text).join("|");
+  const moving = new Set([...state.pending.values()].map((m) => m.source));
+  const offered = v && v.viewer !== null && !state.takenOver ? v.actions.filter((a) => !moving.has(placeOf(a))) : [];
+  const named = offered.map((a) => [a, actionName(a, v)]);
+  const key = named.map(([a, name]) => `${a.text}=${name}`).join("|");
   if (box.dataset.key === key) return; // unchanged: keep the focus where it is
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
   box.dataset.key = key;
   box.replaceChildren(
-    ...actions.map((a) => {
+    ...named.map(([a, name]) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "small";
       b.dataset.action = a.text;
-      b.textContent = actionName(a, v);
-      b.addEventListener("click", () => play(a, placeOf(a)));
+      b.textContent = name;
+      b.addEventListener("click", () => {
+        play(a, placeOf(a));
+        renderActions();
+      });
       return b;
     }),
   );
   const again = focused && [...box.children].find((b) => b.dataset.action === focused);
   if (again) again.focus();
   else if (focused && box.firstElementChild) box.firstElementChild.focus();
+  else if (focused) box.focus(); // nothing to do for now: the focus stays in the moves
 }
