@@ -117,7 +117,9 @@ def test_with_replays_off_no_round_is_linked_or_served(tmp_path: Path) -> None:
             receive_until(ws, "welcome")
             send(ws, "start")
             over = receive_until(ws, "round_over")
+            game = receive_until(ws, "table")["table"]["tafel_game"]
         assert over["replay"] is None
+        assert "replay-link" not in client.get(f"/g/{game}").text.split('id="tpl-')[0]
         for url in (f"/api/tables/{code}/rounds/1/replay", f"/api/tables/{code}/rounds"):
             answer = client.get(url)
             assert answer.status_code == 404, answer.text
