@@ -56,6 +56,8 @@ def finished_round(state: TableState, now: datetime | None = None) -> KeptRound:
     dealt = state.round.dealt
     assert dealt is not None and dealt.is_over
     finished_at = now or datetime.now(UTC)
+    # The board's number of this round: the next one the Tafel game takes.
+    tafel_round = state.game.tafel_rounds + 1 if state.game.tafel_game is not None else None
     seats: list[dict[str, Any]] = [
         {
             "name": seat.name,
@@ -74,11 +76,9 @@ def finished_round(state: TableState, now: datetime | None = None) -> KeptRound:
         round=state.rounds,
         game_round=state.game.round_no,
         tafel_game=state.game.tafel_game,
-        tafel_round=state.game.tafel_rounds + 1 if state.game.tafel_game is not None else None,
+        tafel_round=tafel_round,
         finished_at=finished_at.isoformat(timespec="seconds"),
     )
-    # The board's number of this round: the next one the Tafel game takes.
-    tafel_round = state.game.tafel_rounds + 1 if state.game.tafel_game is not None else None
     return KeptRound(
         state.code, state.rounds, state.game.tafel_game, finished_at, data, tafel_round
     )
