@@ -14,11 +14,18 @@ numbers as rough, and read the CPU each took beside them.
 
     .venv/bin/python benchmarks/live.py [--tables 250] [--seats 4] [--seconds 60]
     .venv/bin/python benchmarks/live.py --processes 2   # through HAProxy
+    .venv/bin/python benchmarks/live.py --replays compare   # kept vs off, one run
 
 ``--processes N`` (or ``--proxy`` with one) runs N server processes behind
 HAProxy with the shipped ``deploy/haproxy.cfg`` (Debian's ``haproxy``),
 sharing one SQLite data folder; the clients then connect through the proxy,
 which routes every table's seats to the process that opened it.
+
+``--replays off`` keeps no finished round (``LIGRETTO_REPLAYS=off``);
+``--replays compare`` measures the same load twice in one run, with rounds
+kept and without, alternating (kept, off, kept, off: a machine that gets
+busier meanwhile weighs on both alike), and reports both p99s, their ratio
+and the bytes stored per kept round.
 
 It stops by itself after the measured window (and never runs longer than
 ``--seconds`` plus the connection ramp and a fixed grace period).
@@ -136,7 +143,9 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
-def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto") -> None:
+def serve(
+    port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto", replays: str = "game"
+) -> None:
     import uvicorn
 
     from ligretto.live.settings import TableSettings
@@ -153,6 +162,7 @@ def serve(port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto"
             database_url=None,
             rate_limits=False,
             keep_tables=keep_tables,
+            replays=replays,  # checked by the settings
         )
     )
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
@@ -454,17 +464,83 @@ def main() -> None:
         help="the servers' event loop (auto: uvloop when installed, as `ligretto serve`)",
     )
     parser.add_argument(
-        "--serve", nargs=4, metavar=("PORT", "DATA_DIR", "KEEP", "LOOP"), help=argparse.SUPPRESS
+        "--replays",
+        choices=["game", "off", "compare"],
+        default="game",
+        help="finished rounds kept (game), not (off), or both measured in this run (compare)",
+    )
+    parser.add_argument(
+        "--serve",
+        nargs=5,
+        metavar=("PORT", "DATA_DIR", "KEEP", "LOOP", "REPLAYS"),
+        help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), args.serve[1], args.serve[2] == "1", args.serve[3])
+        port, data_dir, keep, loop, replays = args.serve
+        serve(int(port), data_dir, keep == "1", loop, replays)
         return
     if not 1 <= args.tables <= 5000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..5000, --seats 2..12, --seconds 1..600")
     if not 1 <= args.processes <= 8:
         parser.error("--processes 1..8")
     _raise_fd_limit()
+    if args.replays != "compare":
+        measure(args, args.replays)
+        return
+    # Alternating halves: each mode gets two windows of half the time.
+    half = argparse.Namespace(**{**vars(args), "seconds": max(1.0, args.seconds / 2)})
+    runs: dict[str, list[Measured]] = {"game": [], "off": []}
+    for mode in ("game", "off", "game", "off"):
+        print(f"--- replays {'kept' if mode == 'game' else 'off'} ---", flush=True)
+        runs[mode].append(measure(half, mode))
+    kept = [ms for m in runs["game"] for ms in m.latencies_ms]
+    off = [ms for m in runs["off"] for ms in m.latencies_ms]
+    if not kept or not off:
+        print("no moves answered in a window: no comparison")
+        return
+    p99_kept, p99_off = percentile(kept, 0.99), percentile(off, 0.99)
+    print("=== replays kept vs off (this run) ===")
+    print(
+        f"p50 kept {statistics.median(kept):.1f} ms, off {statistics.median(off):.1f} ms; "
+        f"p99 kept {p99_kept:.1f} ms, off {p99_off:.1f} ms: "
+        f"ratio {p99_kept / p99_off:.2f}× (target: within 1.2×)"
+    )
+    rounds = sum(m.rounds_kept for m in runs["game"])
+    stored = sum(m.bytes_kept for m in runs["game"])
+    if rounds:
+        print(
+            f"rounds kept: {rounds}, {stored / rounds / 1000:.1f} KB each on average "
+            f"({stored / 1e6:.1f} MB in all)"
+        )
+
+
+@dataclass
+class Measured:
+    """What one load run measured: its answered moves' latencies, and the
+    finished rounds it kept (``live_round_replays``) with their bytes."""
+
+    latencies_ms: list[float]
+    rounds_kept: int = 0
+    bytes_kept: int = 0
+
+
+def kept_rounds(data_dir: str) -> tuple[int, int]:
+    """How many rounds the run kept, and their JSON's bytes in all."""
+    import sqlite3
+
+    path = Path(data_dir) / "ligretto.db"
+    if not path.is_file():
+        return 0, 0
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        count, size = db.execute(
+            "SELECT count(*), coalesce(sum(length(CAST(data AS BLOB))), 0) FROM live_round_replays"
+        ).fetchone()
+    return int(count), int(size)
+
+
+def measure(args: argparse.Namespace, replays: str) -> Measured:
+    """One load run against fresh server processes; prints its report."""
     machine = reference_rate()  # before the load; again after it
     proxied = args.proxy or args.processes > 1
     ports = [_free_port() for _ in range(args.processes)]
@@ -480,6 +556,7 @@ def main() -> None:
                     data_dir,
                     "0" if args.no_keep_tables else "1",
                     args.server_loop,
+                    replays,
                 ],
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
@@ -535,6 +612,9 @@ def main() -> None:
         in_window = [
             _server_window(Path(data_dir, f"server-{port}.json"), window) for port in ports
         ]
+        # Read once the servers stopped: a graceful stop writes every round.
+        rounds_kept, bytes_kept = kept_rounds(data_dir)
+    measured = Measured([x * 1000 for x in stats.latencies], rounds_kept, bytes_kept)
     machine = (machine + reference_rate()) / 2
     print(
         f"machine reference: {machine / 1e6:.2f} M steps per CPU second "
@@ -547,8 +627,12 @@ def main() -> None:
     kept = "in memory only" if args.no_keep_tables else "kept in the database (journal on)"
     print(
         f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}; "
-        f"tables {kept}"
+        f"tables {kept}; finished rounds {'kept' if replays != 'off' else 'not kept'}"
     )
+    if rounds_kept:
+        print(
+            f"rounds kept: {rounds_kept}, {bytes_kept / rounds_kept / 1000:.1f} KB each on average"
+        )
     print(
         f"concurrent seats held (peak): {stats.peak_connected}; connection errors: {stats.errors}"
     )
@@ -557,7 +641,7 @@ def main() -> None:
     )
     if not answered:
         print("no moves answered in the window")
-        return
+        return measured
     print(
         f"moves answered: {answered} = {answered / args.seconds:.0f}/s "
         f"(accepted {stats.accepted}, races lost {stats.races_lost}, "
@@ -600,6 +684,7 @@ def main() -> None:
         )
     if proxied:
         print(f"through HAProxy to {args.processes} process(es) (deploy/haproxy.cfg)")
+    return measured
 
 
 def _tail_by_second(stats: Stats) -> str:
@@ -630,7 +715,7 @@ def _run_loop(main: Any) -> Any:
 
 
 def _wait_for(base: str, server: subprocess.Popen[bytes]) -> None:
-    # A busy machine can take most of a minute to import and migrate.
+    # Generous: on a busy machine the imports alone took more than 30 s.
     deadline = time.monotonic() + 120
     while True:
         try:

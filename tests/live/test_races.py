@@ -122,6 +122,7 @@ def test_r3_a_card_refused_after_the_pile_moved_on_twice_is_no_race() -> None:
         await settled(table)
         illegal = ben.last("refused")
         await table.stop()
+        assert table.state.round.races == []  # nor in the replay
         return late, illegal
 
     late, illegal = asyncio.run(scenario())
@@ -151,6 +152,16 @@ def test_r3_round_over_counts_each_seats_races_won_and_lost() -> None:
     assert over["races"] == {"won": [1, 0], "lost": [0, 1]}
     assert over["game_races"] == {"won": [1, 0], "lost": [0, 1]}
     assert table.state.game.races_won == [1, 0]
+    # The replay keeps the same race, once, with the margin the refusal told.
+    assert table.state.round.races == [
+        {
+            "t_ms": 25,
+            "seat": 1,
+            "action": "play R2 row0 p0",
+            "refused_by_seat": 0,
+            "margin_ms": 25,
+        }
+    ]
 
 
 def test_a_round_without_races_counts_zero_for_every_seat() -> None:

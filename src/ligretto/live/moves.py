@@ -98,9 +98,6 @@ def apply(
         refusal = refusal_for(exc)
         if refusal is None:
             raise
-        if isinstance(exc, PileTakenError) and type(action) is Play:
-            # R3: someone was faster; the replay keeps who, and by how much.
-            replays.race_lost(state.round, seat, action, table.play_ms())
         race = None
         if isinstance(exc, PileTakenError):
             race = lost_race(table, seat, action, at_ms)
@@ -110,9 +107,8 @@ def apply(
         note_plays(state.round, seat, events, at_ms)
         state.seq += 1
         table.moves_applied += 1
-        t_ms = table.logged(seat, text)
+        table.logged(seat, text)
         if type(action) is Play:  # a card went to the middle: not stuck (R4)
-            replays.played(state.round, seat, events, t_ms)
             table.stall.card_played()
         encoder.send_events(
             dealt,
@@ -145,7 +141,9 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
     last play on it, that is when that play put down the very card (colour
     and number) this one is; a card refused after the pile moved on by
     several cards was simply late.  Each race is counted once per loser and
-    play, for the round and the game.
+    play, for the round and the game, and kept once for the round's replay
+    (:func:`ligretto.live.replays.race_kept`): the one place that decides
+    who won a race and by how many ms.
     """
     if type(action) is not Play or action.pile is None:
         return None
@@ -153,8 +151,10 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
     last = state.round.piles.get(action.pile)
     if last is None or last.seat == seat or last.card != action.card:
         return None
+    margin = max(0, round(at_ms - last.at_ms))
     if seat not in last.losers:
         last.losers.add(seat)
+        replays.race_kept(state.round, seat, action, table.play_ms(), last.seat, margin)
         players = len(state.seating)
         for counts, who in (
             (state.round.races_won, last.seat),
@@ -165,5 +165,4 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
             if len(counts) < players:
                 counts.extend([0] * (players - len(counts)))
             counts[who] += 1
-    margin = max(0, round(at_ms - last.at_ms))
     return Race(by=last.seat, name=state.seating[last.seat].name, margin_ms=margin)

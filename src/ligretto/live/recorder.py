@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
@@ -34,8 +34,18 @@ Post = Callable[[Callable[[], None]], None]
 class TafelRecorder:
     """One table's link to its Tafel game: open it, record rounds, stop."""
 
-    def __init__(self, scorekeeper: ScoreKeeper, code: str, post: Post) -> None:
+    def __init__(
+        self,
+        scorekeeper: ScoreKeeper,
+        code: str,
+        post: Post,
+        *,
+        before_record: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.scorekeeper = scorekeeper
+        # Awaited before each round goes onto the board (the journal's
+        # flush: the round's replay is in the database when the board shows it).
+        self._before_record = before_record
         self.code = code
         self._post = post
         self._opening: asyncio.Task[tuple[str, str] | None] | None = None
@@ -113,6 +123,11 @@ class TafelRecorder:
         async def record_it() -> None:
             standing: Standing | None = None
             link = await opening if opening is not None else restored
+            if self._before_record is not None and link is not None:
+                try:
+                    await self._before_record()
+                except Exception:  # the round is scored all the same; its link comes later
+                    log.exception("table %s: writing round %d's replay failed", self.code, round_no)
             for pause in (*RETRY_PAUSES, None):
                 if link is None:
                     break

@@ -125,7 +125,9 @@ class TableRegistry:
         self.store = store
         self.journal = Journal(store, keep_rounds=replays != "off") if store is not None else None
         # How long finished rounds are kept (docs/online-play.md, "Replays").
-        self.replays = RoundReplays(store.engine) if store is not None else None
+        self._kept = RoundReplays(store.engine) if store is not None else None
+        # ``None`` with LIGRETTO_REPLAYS=off: no round is served or linked.
+        self.replays = self._kept if replays != "off" else None
         self.retention: Retention = replays
         self.replay_max_days = replay_max_days
         self._tables: dict[str, Table] = {}
@@ -364,10 +366,11 @@ class TableRegistry:
             self._closed[code] = reason
             if self.journal is not None:
                 self.journal.closed(code, reason)
-        if self.replays is not None:
-            # Rounds past their retention go (their game was deleted, too old).
+        if self._kept is not None:
+            # Rounds past their retention go (their game was deleted, too
+            # old; every one with LIGRETTO_REPLAYS=off).
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.replays.purge, self.retention, self.replay_max_days)
+                await asyncio.to_thread(self._kept.purge, self.retention, self.replay_max_days)
         if self.store is not None:
             # Tables no process has run for the idle time (handed back and
             # never asked for again) are closed in the database too.

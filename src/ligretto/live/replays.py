@@ -2,7 +2,9 @@
 
 Times are the server's: milliseconds of play since "Ligretto!" (R3's
 start signal), taken when the table's actor accepted an action or refused
-a play that lost a race.  The record itself is the engine's replay
+a play that lost a race (the race itself, its winner and margin, is
+decided by :func:`ligretto.live.moves.lost_race`, for the refusal, the
+counts and the replay alike).  The record itself is the engine's replay
 document (:mod:`ligretto.rules.replay_file`) with the table's seats and
 where it was played; the journal writes it (``Journal.round``).
 """
@@ -14,16 +16,11 @@ from typing import Any, Final
 
 from ligretto.live.state import RoundState, TableState
 from ligretto.rules.actions import Play
-from ligretto.rules.events import CardPlayed, Event, PileOpened
 from ligretto.rules.replay_file import round_record
 from ligretto.store.round_replays import KeptRound
 
-#: A refused play counts as a lost race (R3) when it came at most this
-#: long after the play that took its place on the pile; a later one is a
-#: card played on a pile that had long moved on, not a race.
-RACE_WINDOW_MS: Final = 2000
-#: The most lost races one round keeps (a client sending the same stale
-#: play again and again must not grow the record).
+#: The most lost races one round keeps (a round of many seats racing all
+#: the time must not grow the record without end).
 MAX_RACES: Final = 1000
 
 
@@ -34,29 +31,15 @@ def play_ms(rnd: RoundState, monotonic: float) -> int:
     return rnd.played_ms + max(0, round((monotonic - rnd.go_at) * 1000))
 
 
-def played(rnd: RoundState, seat: int, events: tuple[Event, ...], t_ms: int) -> None:
-    """An accepted play put ``seat``'s card on a pile at ``t_ms``: noted as
-    the winner of any race for that card."""
-    for event in events:
-        if isinstance(event, CardPlayed | PileOpened):
-            while len(rnd.pile_plays) <= event.pile:
-                rnd.pile_plays.append({})
-            rnd.pile_plays[event.pile][event.card.value] = (seat, t_ms)
-            return
-
-
-def race_lost(rnd: RoundState, seat: int, action: Play, t_ms: int) -> None:
-    """``seat``'s play was refused because the pile moved on (R3): kept
-    with the seat that was faster and by how much, if within the window."""
-    pile = action.pile
-    if pile is None or pile >= len(rnd.pile_plays) or len(rnd.races) >= MAX_RACES:
-        return
-    won = rnd.pile_plays[pile].get(action.card.value)
-    if won is None:
-        return  # played there before a restart: the winner is not known here
-    winner, won_at = won
-    margin = t_ms - won_at
-    if margin <= RACE_WINDOW_MS:
+def race_kept(
+    rnd: RoundState, seat: int, action: Play, t_ms: int, winner: int, margin: int
+) -> None:
+    """``seat``'s ``action`` lost a race (R3) to ``winner`` by ``margin`` ms,
+    refused at play time ``t_ms``: kept for the replay.  Who won and the
+    margin are decided once, by :func:`ligretto.live.moves.lost_race`; this
+    only writes down what it found (each race once per loser, like the
+    counts of ``round_over``)."""
+    if len(rnd.races) < MAX_RACES:
         rnd.races.append(
             {
                 "t_ms": t_ms,
@@ -73,6 +56,8 @@ def finished_round(state: TableState, now: datetime | None = None) -> KeptRound:
     dealt = state.round.dealt
     assert dealt is not None and dealt.is_over
     finished_at = now or datetime.now(UTC)
+    # The board's number of this round: the next one the Tafel game takes.
+    tafel_round = state.game.tafel_rounds + 1 if state.game.tafel_game is not None else None
     seats: list[dict[str, Any]] = [
         {
             "name": seat.name,
@@ -91,6 +76,9 @@ def finished_round(state: TableState, now: datetime | None = None) -> KeptRound:
         round=state.rounds,
         game_round=state.game.round_no,
         tafel_game=state.game.tafel_game,
+        tafel_round=tafel_round,
         finished_at=finished_at.isoformat(timespec="seconds"),
     )
-    return KeptRound(state.code, state.rounds, state.game.tafel_game, finished_at, data)
+    return KeptRound(
+        state.code, state.rounds, state.game.tafel_game, finished_at, data, tafel_round
+    )

@@ -69,10 +69,8 @@ class RoundState:
     go_at: float | None = None
     #: The play time of each action in the round's log, in order.
     times: list[int] = field(default_factory=list)
-    #: Per middle pile, who put each card value there and when (ms): the
-    #: winners of the races lost on it (R3).
-    pile_plays: list[dict[int, tuple[int, int]]] = field(default_factory=list)
-    #: Plays refused because another seat was faster, for the replay (R3).
+    #: Plays refused because another seat was faster, for the replay (R3),
+    #: as ``moves.lost_race`` found them.
     races: list[dict[str, int | str]] = field(default_factory=list)
     #: R3 races: the last play on each middle pile (by pile id), and each
     #: seat's races won and lost in this round.

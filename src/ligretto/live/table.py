@@ -193,7 +193,18 @@ class Table(TableQueries):
             pace=state.bot_pace,
         )
         self.recorder = (
-            TafelRecorder(scorekeeper, state.code, self.call) if scorekeeper is not None else None
+            TafelRecorder(
+                scorekeeper,
+                state.code,
+                self.call,
+                # The round's replay is written before the board takes the
+                # round, so the board's new row links it (docs/online-play.md).
+                before_record=journal.flush
+                if journal is not None and journal.keep_rounds
+                else None,
+            )
+            if scorekeeper is not None
+            else None
         )
         self.stall = StallGuard(self)
         self._task: asyncio.Task[None] | None = None
@@ -423,8 +434,8 @@ class Table(TableQueries):
     def keep_round(self) -> bool:
         # Built here, between two commands, while the round is the one that
         # finished; the journal writes it with its next batch.
-        if self.journal is None:
-            return False
+        if self.journal is None or not self.journal.keep_rounds:
+            return False  # LIGRETTO_REPLAYS=off: nothing kept, nothing linked
         self.journal.round(replays.finished_round(self.state))
         return True
 

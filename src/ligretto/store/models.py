@@ -126,7 +126,8 @@ class RoundReplayRow(Base):
     JSON record (seed, options, seats, actions with their times, lost
     races, result; docs/online-play.md).  ``n`` counts the table's rounds
     across its games; ``tafel_game`` is the game that scored it, by which
-    the round is kept (``LIGRETTO_REPLAYS``)."""
+    the round is kept (``LIGRETTO_REPLAYS``), ``tafel_round`` the round's
+    number on that game's board, which links the replay."""
 
     __tablename__ = "live_round_replays"
     __table_args__ = (
@@ -139,6 +140,7 @@ class RoundReplayRow(Base):
     tafel_game: Mapped[str | None] = mapped_column(String(32))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     data: Mapped[str] = mapped_column(Text)
+    tafel_round: Mapped[int | None] = mapped_column(Integer)
 
 
 class GroupRow(Base):

@@ -41,6 +41,8 @@ class KeptRound:
     tafel_game: str | None
     finished_at: datetime
     data: dict[str, Any]
+    #: The round's number on the Tafel game's board (``None``: no game).
+    tafel_round: int | None = None
 
 
 def insert_rounds(conn: Connection, rounds: list[KeptRound]) -> None:
@@ -58,6 +60,7 @@ def insert_rounds(conn: Connection, rounds: list[KeptRound]) -> None:
                 "code": r.code,
                 "n": r.n,
                 "tafel_game": r.tafel_game,
+                "tafel_round": r.tafel_round,
                 "finished_at": r.finished_at,
                 "data": json.dumps(r.data, separators=(",", ":"), ensure_ascii=False),
             }
@@ -95,6 +98,21 @@ class RoundReplays:
                 .order_by(RoundReplayRow.n)
             )
             return [n for (n,) in rows]
+
+    def for_game(self, tafel_game: str) -> dict[int, tuple[str, int]]:
+        """The kept rounds a Tafel game scored: its round number -> the
+        table's code and the round's number there.  A round the board
+        failed to take was scored again as the same number: the later wins."""
+        with busy_guard(), self.engine.connect() as conn:
+            rows = conn.execute(
+                select(RoundReplayRow.tafel_round, RoundReplayRow.code, RoundReplayRow.n)
+                .where(
+                    RoundReplayRow.tafel_game == tafel_game,
+                    RoundReplayRow.tafel_round.is_not(None),
+                )
+                .order_by(RoundReplayRow.finished_at, RoundReplayRow.n)
+            )
+            return {number: (code, n) for number, code, n in rows if number is not None}
 
     def purge(
         self, retention: Retention, max_days: float = 0.0, now: datetime | None = None

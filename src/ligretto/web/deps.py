@@ -23,7 +23,8 @@ from typing import Annotated
 from fastapi import Depends, Header, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store import ChangeHub, ForbiddenError, StoredGame, TafelService
+from ligretto.live.registry import TableRegistry
+from ligretto.store import ChangeHub, ForbiddenError, StoreBusyError, StoredGame, TafelService
 from ligretto.web.api.errors import ApiError
 
 
@@ -192,6 +193,30 @@ def watch_path(game_id: str) -> str:
 def edit_base(game_id: str) -> str:
     """The board with entry forms, without any secret: the token travels beside it."""
     return f"/g/{game_id}/edit"
+
+
+def replay_path(code: str, n: int) -> str:
+    """The replay page of round ``n`` of the online table ``code``."""
+    return f"/play/{code}/rounds/{n}/replay"
+
+
+def replay_links(app: object, game_id: str) -> dict[int, str]:
+    """The replay page of each round of the Tafel game ``game_id`` that an
+    online table played and kept: the board's round number -> its address.
+
+    None where no round is kept (``LIGRETTO_REPLAYS=off``, tables not kept)
+    or the database is busy (the board is drawn without them).  Blocking:
+    called in a thread.
+    """
+    registry: TableRegistry | None = getattr(getattr(app, "state", None), "tables", None)
+    replays = None if registry is None else registry.replays
+    if replays is None:
+        return {}
+    try:
+        found = replays.for_game(game_id)
+    except StoreBusyError:
+        return {}
+    return {number: replay_path(code, n) for number, (code, n) in found.items()}
 
 
 def edit_link(game_id: str, token: str) -> str:

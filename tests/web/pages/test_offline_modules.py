@@ -32,7 +32,8 @@ def test_the_edit_page_carries_the_boards_pieces_and_the_watch_page_does_not(
         "/api/games", json={"players": ["Anna", "Ben", "Cleo"], "mode": "target", "target": 50}
     ).json()
     edit = client.get(f"/g/{created['id']}/edit").text
-    for name in ("players", "ranking", "rounds", "row", "cell", "stacks", "middle", "correct"):
+    pieces = ("players", "ranking", "rounds", "row", "cell", "stacks", "middle", "correct")
+    for name in (*pieces, "replay-link"):
         assert f'<template id="tpl-{name}">' in edit, name
     assert '<template id="offline-messages"' in edit
     watch = client.get(f"/g/{created['id']}").text

@@ -89,3 +89,36 @@ def test_the_page_speaks_the_readers_language(client: TestClient) -> None:
     page = client.get("/play/NOSUCH/rounds/1/replay?lang=de")
     assert page.status_code == 404
     assert 'lang="de"' in page.text
+
+
+def test_the_online_games_board_links_each_kept_round_to_its_replay(client: TestClient) -> None:
+    """The Tafel game a table scores links each round's row to its replay,
+    on the watch page, its live fragment and in the edit page's offline state."""
+    opened = client.post(
+        "/api/tables",
+        json={
+            "seats": 2,
+            "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
+            "end": {"mode": "rounds", "rounds": 1},
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    code, host = opened.json()["code"], opened.json()["host_token"]
+    with client.websocket_connect(f"/play/{code}/ws") as ws:
+        send(ws, "join", host_token=host)
+        receive_until(ws, "welcome")
+        send(ws, "start")
+        over = receive_until(ws, "round_over")
+        info = receive_until(ws, "table")
+    assert over["replay"] == 1
+    game = info["table"]["tafel_game"]
+    assert game is not None
+    link = f'class="replay-link" href="/play/{code}/rounds/1/replay"'
+    watch = client.get(f"/g/{game}")
+    assert watch.status_code == 200
+    assert link in watch.text
+    assert 'aria-label="Watch round 1 again"' in watch.text
+    assert link in client.get(f"/g/{game}/board").text
+    # A game scored by hand links nothing.
+    other = client.post("/api/games", json={"players": ["Anna", "Ben"]}).json()["id"]
+    assert "replay-link" not in client.get(f"/g/{other}").text.split('id="tpl-')[0]

@@ -94,3 +94,34 @@ def test_a_finished_round_is_served_whole_and_one_being_played_is_refused(
     assert client.get(f"/api/tables/{code}/rounds").json() == {"rounds": [1]}
     assert client.get(f"/api/tables/{code}/rounds/2/replay").status_code == 404
     assert client.get(f"/api/tables/{code}/rounds/0/replay").status_code == 422
+
+
+def test_with_replays_off_no_round_is_linked_or_served(tmp_path: Path) -> None:
+    """LIGRETTO_REPLAYS=off: the score screen offers no replay, the API
+    says the server keeps none, and the page is not found."""
+    app = create_app(Settings(data_dir=tmp_path, database_url=None, replays="off"))
+    app.state.table_settings = STALLING
+    with TestClient(app) as client:
+        opened = client.post(
+            "/api/tables",
+            json={
+                "seats": 2,
+                "bots": [{"strategy": "greedy"}, {"strategy": "random"}],
+                "end": {"mode": "rounds", "rounds": 1},
+            },
+        )
+        assert opened.status_code == 201, opened.text
+        code, host = opened.json()["code"], opened.json()["host_token"]
+        with client.websocket_connect(f"/play/{code}/ws") as ws:
+            send(ws, "join", host_token=host)
+            receive_until(ws, "welcome")
+            send(ws, "start")
+            over = receive_until(ws, "round_over")
+            game = receive_until(ws, "table")["table"]["tafel_game"]
+        assert over["replay"] is None
+        assert "replay-link" not in client.get(f"/g/{game}").text.split('id="tpl-')[0]
+        for url in (f"/api/tables/{code}/rounds/1/replay", f"/api/tables/{code}/rounds"):
+            answer = client.get(url)
+            assert answer.status_code == 404, answer.text
+            assert answer.json()["code"] == "no_replays"
+        assert client.get(f"/play/{code}/rounds/1/replay").status_code == 404

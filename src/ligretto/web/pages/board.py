@@ -9,6 +9,7 @@ gets its token without a secret in its address: :mod:`.game_access`.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +19,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from ligretto.store import StoredGame
+from ligretto.web.deps import replay_links
 from ligretto.web.pages.deps import (
     GameDep,
     Service,
@@ -67,15 +69,22 @@ def game_info(board: BoardView, watch: str, edit: str | None) -> dict[str, Any]:
 
 
 def board_context(
-    request: Request, stored: StoredGame, token: str | None, *, editing: bool | None = None
+    request: Request,
+    stored: StoredGame,
+    token: str | None,
+    *,
+    editing: bool | None = None,
+    replays: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The template values shared by the edit page, the watch page and the fragments.
 
     *editing* defaults to whether a *token* is known; the edit page is also
     drawn without one (its script has the token, or the phone has none).
+    *replays*: the replay page of each round an online table kept
+    (:func:`board_replays`), linked from the round's row.
     """
     language = request_language(request)
-    board = board_view(stored.id, stored.version, stored.game, stored.member_places)
+    board = board_view(stored.id, stored.version, stored.game, stored.member_places, replays)
     watch = watch_path(stored.id)
     editing = token is not None if editing is None else editing
     edit = edit_base(stored.id) if editing else None
@@ -102,7 +111,7 @@ def board_context(
         "export_json": f"/api/games/{stored.id}/export.json",
         "chart_description": chart_description(language, board),
         "game_info": game_info(board, watch, edit),
-        "game_state": game_state(stored),
+        "game_state": game_state(stored, replays),
     }
 
 
@@ -119,6 +128,7 @@ def board_page(
     undo: UndoOffer | None = None,
     undo_error: str | None = None,
     family: str | None = None,
+    replays: Mapping[int, str] | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
     """The full page; on a refused entry *entry* carries the typed values and messages.
@@ -126,7 +136,7 @@ def board_page(
     *undo* offers to take back the write that led here; *undo_error* says why an Undo was refused.
     *family* is the group history line of a won game (:func:`family_of`).
     """
-    context = board_context(request, stored, token, editing=editing)
+    context = board_context(request, stored, token, editing=editing, replays=replays)
     context.update(
         family_line=family,
         entry=entry,
@@ -145,16 +155,21 @@ def board_page(
 
 
 def render_fragment(
-    stored: StoredGame, language: str, token: str | None
+    stored: StoredGame,
+    language: str,
+    token: str | None,
+    replays: Mapping[int, str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The board alone (both parts the page swaps in) and the game's info for the browser.
 
     It depends only on the game's version, the language and whether it is
     the edit page's: no absolute link and no QR code (those are the
     page's), so one rendering serves every watcher of a version
-    (:mod:`ligretto.web.pages.board_push`).
+    (:mod:`ligretto.web.pages.board_push`).  The replay links (*replays*)
+    go with the version too: a round's replay is written before the board
+    takes the round (``TafelRecorder``).
     """
-    board = board_view(stored.id, stored.version, stored.game, stored.member_places)
+    board = board_view(stored.id, stored.version, stored.game, stored.member_places, replays)
     watch = watch_path(stored.id)
     edit = edit_base(stored.id) if token is not None else None
     html = (
@@ -165,7 +180,7 @@ def render_fragment(
             board=board,
             edit_base=edit,
             chart_description=chart_description(language, board),
-            game_state=game_state(stored),
+            game_state=game_state(stored, replays),
         )
     )
     info = game_info(board, watch, edit)
@@ -183,7 +198,12 @@ def board_tag(version: int, language: str) -> str:
     return f'"{version}-{language}"'
 
 
-def fragment(request: Request, stored: StoredGame, token: str | None) -> Response:
+def fragment(
+    request: Request,
+    stored: StoredGame,
+    token: str | None,
+    replays: Mapping[int, str] | None = None,
+) -> Response:
     """Only the board, for the live update of an open page.
 
     ``304`` without drawing anything when the page says (``If-None-Match``)
@@ -196,7 +216,7 @@ def fragment(request: Request, stored: StoredGame, token: str | None) -> Respons
     asked = request.headers.get("if-none-match", "")
     if tag in (part.strip() for part in asked.split(",")):
         return Response(status_code=304, headers=headers)
-    html, info = render_fragment(stored, language, token)
+    html, info = render_fragment(stored, language, token, replays)
     response = HTMLResponse(html, headers=headers)
     response.headers["X-Game-Info"] = quote(json.dumps(info, separators=(",", ":")))
     return response
@@ -215,14 +235,26 @@ async def family_of(request: Request, stored: StoredGame) -> str | None:
     return family_line(request_language(request), note, datetime.now(UTC).year)
 
 
+async def board_replays(request: Request, stored: StoredGame) -> dict[int, str]:
+    """The replay page of each of the game's rounds that an online table
+    played and kept (none for a game scored by hand, or with replays off)."""
+    return await run_in_threadpool(replay_links, request.app, stored.id)
+
+
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def watch_page(request: Request, stored: GameDep) -> HTMLResponse:
-    return board_page(request, stored, None, family=await family_of(request, stored))
+    return board_page(
+        request,
+        stored,
+        None,
+        family=await family_of(request, stored),
+        replays=await board_replays(request, stored),
+    )
 
 
 @router.get("/g/{game_id}/board", response_class=HTMLResponse)
 async def watch_fragment(request: Request, stored: GameDep) -> Response:
-    return fragment(request, stored, None)
+    return fragment(request, stored, None, await board_replays(request, stored))
 
 
 @router.get("/g/{game_id}/edit", response_class=HTMLResponse)
@@ -249,6 +281,7 @@ async def edit_page(request: Request, stored: GameDep, service: Service) -> HTML
         notice_round=number,
         undo=offer,
         family=await family_of(request, stored),
+        replays=await board_replays(request, stored),
     )
 
 
@@ -262,4 +295,4 @@ async def edit_fragment(request: Request, stored: GameDep, service: Service) -> 
     token = await known_token(request, service, stored.id)
     if token is None:
         return not_found(request)
-    return fragment(request, stored, token)
+    return fragment(request, stored, token, await board_replays(request, stored))

@@ -36,8 +36,9 @@ import asyncio
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from fastapi import APIRouter, FastAPI, Request
@@ -46,7 +47,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, StoreBusyError, TafelService
 from ligretto.web.api.events import event_stream, version_event, watch
-from ligretto.web.deps import Hub, Service
+from ligretto.web.deps import Hub, Service, replay_links
 from ligretto.web.pages.board_worker import BoardWorkers
 from ligretto.web.pages.rendering import request_language
 
@@ -105,6 +106,8 @@ class BoardRenderer:
         workers: BoardWorkers | None = None,
     ) -> None:
         self._service = service
+        # The replay pages of an online game's rounds (set by install).
+        self.replays: Callable[[str], Mapping[int, str]] = lambda _game_id: {}
         self.workers = workers if workers is not None else BoardWorkers(0)
         self._interval = interval
         self._size = size
@@ -202,7 +205,8 @@ class BoardRenderer:
         game_id, language = key
         forms = self._forms.get(key, frozenset({False}))
         stored = await run_in_threadpool(self._service.get_game, game_id)
-        board = await self.workers.encode(stored, language, forms)
+        replays = await run_in_threadpool(self.replays, game_id)
+        board = await self.workers.encode(stored, language, forms, replays)
         event = BoardEvent(board.version, board.plain, board.packed, self._clock())
         kept = self._latest.get(key)
         # Forms are only ever added: a rendering as new as the kept one has them all.
@@ -226,7 +230,9 @@ def install(app: FastAPI, processes: int = 1) -> None:
     ``processes`` render the boards (:mod:`ligretto.web.pages.board_worker`;
     0: threads). Call :meth:`BoardRenderer.close` when the app stops.
     """
-    app.state.boards = BoardRenderer(app.state.tafel, workers=BoardWorkers(processes))
+    renderer = BoardRenderer(app.state.tafel, workers=BoardWorkers(processes))
+    renderer.replays = partial(replay_links, app)
+    app.state.boards = renderer
 
 
 def _renderer(request: Request) -> BoardRenderer:

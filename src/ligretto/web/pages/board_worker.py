@@ -35,6 +35,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
@@ -71,9 +72,11 @@ class GameSnapshot(NamedTuple):
     scored: bool
     rounds: tuple[RoundTuple, ...]
     member_places: tuple[int | None, ...] | None = None
+    #: The replay page of each round an online table kept (round number, address).
+    replays: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def of(cls, stored: StoredGame) -> GameSnapshot:
+    def of(cls, stored: StoredGame, replays: Mapping[int, str] | None = None) -> GameSnapshot:
         game = stored.game
         return cls(
             stored.id,
@@ -90,6 +93,7 @@ class GameSnapshot(NamedTuple):
             game.scored,
             tuple((r.number, r.stacks, r.middle, r.confirmed) for r in game.rounds),
             stored.member_places,
+            tuple(sorted((replays or {}).items())),
         )
 
     def stored(self) -> StoredGame:
@@ -123,7 +127,7 @@ def encode_board(snapshot: GameSnapshot, language: str, forms: frozenset[bool]) 
     """Render the watch page's board and encode it in ``forms`` (``True``: gzipped)."""
     from ligretto.web.pages.board import render_fragment  # the pages, in either process
 
-    html, info = render_fragment(snapshot.stored(), language, None)
+    html, info = render_fragment(snapshot.stored(), language, None, dict(snapshot.replays))
     version = snapshot.version
     plain = packed = None
     if False in forms:
@@ -214,14 +218,18 @@ class BoardWorkers:
         return self._ready
 
     async def encode(
-        self, stored: StoredGame, language: str, forms: frozenset[bool]
+        self,
+        stored: StoredGame,
+        language: str,
+        forms: frozenset[bool],
+        replays: Mapping[int, str] | None = None,
     ) -> EncodedBoard:
         """The board of ``stored`` encoded in ``forms``.
 
         In a thread while the process starts (a second or two, its imports):
         the first board after the server starts is not kept waiting for it.
         """
-        snapshot = GameSnapshot.of(stored)
+        snapshot = GameSnapshot.of(stored, replays)
         ready = self.start()
         pool = self._pool
         started = failed = False

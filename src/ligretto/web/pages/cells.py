@@ -16,7 +16,7 @@ where a round entered at the same moment waits for it too).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from markupsafe import Markup, escape
@@ -27,6 +27,7 @@ from ligretto.web.pages.view import ROUND_VIEWS_KEPT, CellView, RoundView
 STACK = N_("stack %(count)s")
 CALLED = N_("called Ligretto Stop")
 CORRECT = N_("Correct round %(number)s")
+REPLAY = N_("Watch round %(number)s again")
 
 
 class CellWriter:
@@ -69,15 +70,34 @@ class RowWriter:
     def __init__(self, language: str, cells: CellWriter) -> None:
         self._cells = cells
         self._correct = gettext(language, CORRECT)
+        self._replay = gettext(language, REPLAY)
         self._row = lru_cache(maxsize=2 * ROUND_VIEWS_KEPT)(self._write)
 
-    def __call__(self, rounds: Iterable[RoundView], edit_base: str | None) -> Markup:
-        """The ``<tr>`` of each round, in order."""
+    def __call__(
+        self,
+        rounds: Iterable[RoundView],
+        edit_base: str | None,
+        replays: Mapping[int, str] | None = None,
+    ) -> Markup:
+        """The ``<tr>`` of each round, in order; ``replays``: the replay
+        page of each round an online table kept (by round number)."""
         row = self._row
+        links = replays or {}
         # The template's own line break follows the last row.
-        return Markup("".join([row(r, edit_base) for r in rounds]).removesuffix("\n"))
+        return Markup(
+            "".join([row(r, edit_base, links.get(r.number)) for r in rounds]).removesuffix("\n")
+        )
 
-    def _write(self, r: RoundView, edit_base: str | None) -> str:
+    def replay_link(self, number: int, href: str) -> str:
+        """The link to a round's replay page, beside its number (the same
+        in the rows, the turned table's heads and the offline board)."""
+        label = escape(self._replay % {"number": number})
+        return (
+            f' <a class="replay-link" href="{escape(href)}" aria-label="{label}" '
+            f'title="{label}">▶</a>'
+        )
+
+    def _write(self, r: RoundView, edit_base: str | None, replay: str | None) -> str:
         pending = "" if r.complete else ' class="pending"'
         if edit_base:
             label = escape(self._correct % {"number": r.number})
@@ -87,5 +107,7 @@ class RowWriter:
             )
         else:
             head = str(r.number)
+        if replay is not None:
+            head += self.replay_link(r.number, replay)
         cells = self._cells(r.cells)
         return f'  <tr{pending}>\n    <th scope="row">{head}</th>\n{cells}\n  </tr>\n'

@@ -9,6 +9,7 @@ on the phone) come translated from :data:`OFFLINE_TEXTS`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ligretto.store import StoredGame
@@ -83,6 +84,7 @@ OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
         {"number": "{number}"},
     ),
     "correct_round": (N_("Correct round %(number)s"), {"number": "{number}"}),
+    "replay_round": (N_("Watch round %(number)s again"), {"number": "{number}"}),
     "remove_round": (N_("Remove round %(number)s"), {"number": "{number}"}),
     "round_corrected": (N_("Round %(number)s corrected"), {"number": "{number}"}),
     "round_removed": (N_("Round %(number)s removed"), {"number": "{number}"}),
@@ -96,11 +98,13 @@ def offline_texts(language: str) -> dict[str, str]:
     }
 
 
-def game_state(stored: StoredGame) -> dict[str, Any]:
+def game_state(stored: StoredGame, replays: Mapping[int, str] | None = None) -> dict[str, Any]:
     """The game as the phone's rules (``static/js/rules.js``) take it: rounds in seating order.
 
     The edit page works on from it without a network: rounds entered offline
     are applied to it on the phone to show points, totals and the outcome.
+    ``replays``: the replay page of each round an online table kept, which
+    the offline board links as the served one does.
     """
     game = stored.game
     return {
@@ -121,4 +125,5 @@ def game_state(stored: StoredGame) -> dict[str, Any]:
             }
             for r in game.rounds
         ],
+        "replays": {str(number): href for number, href in (replays or {}).items()},
     }

@@ -8,8 +8,8 @@ here, T6), this module only arranges them for the page.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from markupsafe import Markup
@@ -94,6 +94,8 @@ class BoardView:
     deck: str
     deciding_round: int | None = None
     """The round after which the outcome held (:func:`~ligretto.tafel.ending.deciding_round`)."""
+    replays: Mapping[int, str] = field(default_factory=dict)
+    """The replay page of each round an online table played and kept (by round number)."""
 
     @property
     def compact(self) -> bool:
@@ -164,13 +166,19 @@ class BoardView:
 
 
 def board_view(
-    game_id: str, version: int, game: Game, member_places: Sequence[int | None] | None = None
+    game_id: str,
+    version: int,
+    game: Game,
+    member_places: Sequence[int | None] | None = None,
+    replays: Mapping[int, str] | None = None,
 ) -> BoardView:
     """Arrange *game* for the pages.
 
     *member_places* (a game of a group) holds each seat's place in the
     group's member list: a member has the colour of that place on the
     board and in every chart of the group. Without, the seats give the colours.
+    *replays*: the replay page of each round an online table kept
+    (:func:`~ligretto.web.deps.replay_links`).
     """
     colours = seat_colours(range(len(game.players)) if member_places is None else member_places)
     totals = game.totals
@@ -228,6 +236,7 @@ def board_view(
         row_storage=game.row_storage,
         deck=game.deck.value,
         deciding_round=deciding_round(game),
+        replays=replays or {},
     )
 
 

@@ -4,7 +4,7 @@
 import * as rules from "../rules.js";
 import { editBase } from "./state.js";
 import { copy, first, keepIf } from "./templates.js";
-import { fmt, t } from "./texts.js";
+import { fmt, readJson, t } from "./texts.js";
 
 // One cell: points and running total, or the stack while the middle waits.
 function cell(round, after, seat) {
@@ -23,26 +23,42 @@ function cell(round, after, seat) {
   return td;
 }
 
-// The round number's link to its correction, and "not sent yet" if so.
-function numbered(head, number, unsent) {
+// The replay page of each round an online table kept (the server's, by number).
+const replays = () => readJson("game-state")?.replays || {};
+
+// The round number's link to its correction, its replay's (an online
+// game's round, as the server draws it: pages/cells.py), and "not sent
+// yet" if so.
+function numbered(head, number, unsent, kept) {
   const link = head.querySelector("a.round-link");
   if (link) {
     link.href = `${editBase()}/rounds/${number}`;
     link.setAttribute("aria-label", t("correct_round", { number }));
     link.textContent = String(number);
   }
+  const replay = kept[String(number)];
+  if (replay && !unsent.has(number)) {
+    const a = first("replay-link");
+    if (a) {
+      a.href = replay;
+      a.setAttribute("aria-label", t("replay_round", { number }));
+      a.title = t("replay_round", { number });
+      head.append(" ", a);
+    }
+  }
   if (unsent.has(number)) head.append(copy("unsent-badge"));
 }
 
 function rowsByRound(table, local, derived, unsent) {
   const body = table.tBodies[0];
+  const kept = replays();
   local.rounds.forEach((round, index) => {
     const number = index + 1;
     const row = copy("row").querySelector("tr");
     const classes = [round.middle ? "" : "pending", unsent.has(number) ? "unsent" : ""].join(" ").trim();
     if (classes) row.className = classes;
     else row.removeAttribute("class");
-    numbered(row.querySelector("th"), number, unsent);
+    numbered(row.querySelector("th"), number, unsent, kept);
     row.append(...local.players.map((_, seat) => cell(round, derived.running[index], seat)));
     body.append(row);
   });
@@ -50,10 +66,11 @@ function rowsByRound(table, local, derived, unsent) {
 
 function rowsByPlayer(table, local, derived, unsent) {
   const sum = table.tHead.querySelector(".sum-col");
+  const kept = replays();
   local.rounds.forEach((round, index) => {
     const head = copy("round-head").querySelector("th");
     if (unsent.has(index + 1)) head.classList.add("unsent");
-    numbered(head, index + 1, unsent);
+    numbered(head, index + 1, unsent, kept);
     sum.before(head);
   });
   [...table.tBodies[0].rows].forEach((row, seat) => {
