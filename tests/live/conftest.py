@@ -9,11 +9,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import FAST
 from ligretto.live.settings import TableSettings
 from ligretto.web.api.tables import router as tables_router
 from ligretto.web.play import router, start_tables, stop_tables
-
-from .wire import FAST
 
 
 def make_app(settings: TableSettings = FAST) -> FastAPI:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import FAST, join, receive_until, send
 from ligretto.live.persistence import table_state
 from ligretto.live.registry import restore_table
 from ligretto.live.scorekeeping import EndCondition, GroupLink
@@ -25,7 +26,6 @@ from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
 from .test_play_again import table_until
-from .wire import FAST, join, receive_until, send
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join
@@ -24,8 +25,6 @@ from ligretto.live.table import Table
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
-
-from .wire import FAST
 
 IDLE = 600.0
 BOTS = [BotSpec(None, s, "expert") for s in ("greedy", "stack-first", "watchful", "random")]

@@ -22,6 +22,7 @@ import pytest
 from sqlalchemy import Engine, update
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.registry import TableRegistry
@@ -31,8 +32,6 @@ from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.store.models import LiveTableRow
-
-from .wire import FAST
 
 SLOW_BOT = dataclasses.replace(FAST, bot_pace=1000.0)
 

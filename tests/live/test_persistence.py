@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.journal import Journal
@@ -33,8 +34,6 @@ from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store import TafelService, make_engine, migrate
 from ligretto.store.live_tables import LiveTableStore
-
-from .wire import FAST
 
 
 @pytest.fixture

@@ -11,10 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from helpers.live_wire import FAST, join, receive_until, send
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
-
-from .wire import FAST, join, receive_until, send
 
 
 @pytest.fixture

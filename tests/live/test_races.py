@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move, RoundOver
@@ -20,8 +21,6 @@ from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-
-from .wire import FAST
 
 HOST = "host-token-1234"
 

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import Engine, insert, select
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
@@ -30,8 +31,6 @@ from ligretto.store import TafelService
 from ligretto.store.live_tables import LiveTableStore
 from ligretto.store.models import RoundReplayRow
 from ligretto.store.round_replays import RoundReplays
-
-from .wire import FAST
 
 BOTS = [
     BotSpec(None, "stack-first", "hard"),
@@ -172,7 +171,7 @@ def test_a_round_being_played_has_no_replay_and_a_restart_keeps_its_times(
 
 
 def test_r3_a_play_that_lost_a_race_is_kept_with_the_faster_seat_and_the_margin() -> None:
-    from .wire import race_position
+    from helpers.live_wire import race_position
 
     async def scenario() -> list[dict[str, Any]]:
         clock = ManualClock()

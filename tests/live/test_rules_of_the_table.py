@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
+from helpers.live_wire import join, open_table, receive_until, send
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
 from ligretto.live.scorekeeping import EndCondition
@@ -25,8 +26,6 @@ from ligretto.rules.options import MIN_PLAYERS, RuleOptions
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 from ligretto.web.play.routes import CreateTable, EndIn, OptionsIn
-
-from .wire import join, open_table, receive_until, send
 
 # --------------------------------------------------------------------------
 # names (T1)

@@ -6,9 +6,8 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import RACE, join, open_table, receive_until, send, started_two_player_table
 from ligretto.live.settings import TableSettings
-
-from .wire import RACE, join, open_table, receive_until, send, started_two_player_table
 
 
 def test_a_second_device_takes_the_seat_over(

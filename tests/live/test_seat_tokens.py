@@ -7,12 +7,11 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import RACE, join, open_table, receive_until, send, started_two_player_table
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
 from ligretto.live.seating import Seating, SeatingError
 from ligretto.live.settings import TableSettings
-
-from .wire import RACE, join, open_table, receive_until, send, started_two_player_table
 
 HOST = "host-token-1234"
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from helpers.live_table import settled
+from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.encoder import view_dict
@@ -23,8 +24,6 @@ from ligretto.live.table import Table
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
-
-from .wire import FAST
 
 CARD = re.compile(r"^[RGBYHDCS](10|[1-9])$")
 SEAT_KEYS = {
@@ -338,7 +337,7 @@ def test_watchers_are_limited_and_the_one_too_many_is_told_so() -> None:
 
 def test_a_bot_that_loses_a_race_plans_again() -> None:
     """R3: the bot's card stays where it was and the bot looks again; it must not stall."""
-    from .wire import race_position
+    from helpers.live_wire import race_position
 
     async def scenario() -> list[tuple[int | None, str]]:
         clock = ManualClock()

@@ -9,9 +9,16 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import (
+    FAST,
+    RACE,
+    join,
+    open_table,
+    receive_until,
+    send,
+    started_two_player_table,
+)
 from ligretto.live.settings import TableSettings
-
-from .wire import FAST, RACE, join, open_table, receive_until, send, started_two_player_table
 
 
 def test_join_by_name_takes_a_free_seat_and_gets_a_token(client: TestClient) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import STALLING
 from ligretto.live.registry import TableRegistry
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
@@ -22,3 +23,12 @@ def app_client(tmp_path: Path) -> Iterator[TestClient]:
 def tables_of(client: TestClient) -> TableRegistry:
     registry: TableRegistry = client.app.state.tables  # type: ignore[attr-defined]
     return registry
+
+
+@pytest.fixture
+def stalling_client(tmp_path: Path) -> Iterator[TestClient]:
+    """The whole app whose tables' bots stall (``STALLING``), for the replay tests."""
+    app = create_app(Settings(data_dir=tmp_path, database_url=None))
+    app.state.table_settings = STALLING
+    with TestClient(app) as client:
+        yield client

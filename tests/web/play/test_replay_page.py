@@ -2,45 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
-from ligretto.live.settings import TableSettings
-from ligretto.web.app import create_app
-from ligretto.web.settings import Settings
-
-# Bots that think for ever: the round ends only when the stall guard,
-# with no person at the table, settles it as stuck (R4) -- so a round is
-# in progress for as long as the test looks at it.
-STALLING = TableSettings(
-    countdown=0.0, between_rounds=60.0, bot_pace=1000.0, stall_after=1.0, seed=5
-)
+from helpers.live_wire import receive_until, send
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, database_url=None))
-    app.state.table_settings = STALLING
-    with TestClient(app) as client:
-        yield client
-
-
-def send(ws: WebSocketTestSession, type_: str, **fields: Any) -> None:
-    ws.send_text(json.dumps({"v": 1, "type": type_, **fields}))
-
-
-def receive_until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(500):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} arrived")
+def client(stalling_client: TestClient) -> TestClient:
+    return stalling_client
 
 
 def test_the_page_shows_a_finished_round_and_refuses_others(client: TestClient) -> None:

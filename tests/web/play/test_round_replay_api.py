@@ -2,46 +2,21 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
-from ligretto.live.settings import TableSettings
+from helpers.live_wire import STALLING, receive_until, send
 from ligretto.rules.replay_file import read_replay, replay_round
 from ligretto.rules.round import Round
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
-# Bots that think for ever: the round ends only when the stall guard,
-# with no person at the table, settles it as stuck (R4).
-STALLING = TableSettings(
-    countdown=0.0, between_rounds=60.0, bot_pace=1000.0, stall_after=1.0, seed=5
-)
-
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=tmp_path, database_url=None))
-    app.state.table_settings = STALLING
-    with TestClient(app) as client:
-        yield client
-
-
-def send(ws: WebSocketTestSession, type_: str, **fields: Any) -> None:
-    ws.send_text(json.dumps({"v": 1, "type": type_, **fields}))
-
-
-def receive_until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(500):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind} arrived")
+def client(stalling_client: TestClient) -> TestClient:
+    return stalling_client
 
 
 def test_a_finished_round_is_served_whole_and_one_being_played_is_refused(

@@ -13,6 +13,12 @@ from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
+# Bots that think for ever: the round ends only when the stall guard, with
+# no person at the table, settles it as stuck (R4) -- so a round is in
+# progress for as long as a test looks at it.
+STALLING = TableSettings(
+    countdown=0.0, between_rounds=60.0, bot_pace=1000.0, stall_after=1.0, seed=5
+)
 FAST = TableSettings(countdown=0.0, between_rounds=0.05, away_after=0.2, bot_pace=0.01, seed=7)
 
 
