@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from ligretto.rules.actions import Play, Refill, Source, Store
@@ -91,6 +92,10 @@ class Tables:
         self.played: list[list[Event | None]] = []
         self.turned: list[Event | None] = [None] * (_T_SEAT * 4 * _T_CODE)
         self.refilled: list[Event | None] = [None] * (_T_SEAT * _SRC * _T_CODE)
+
+    def __reduce__(self) -> tuple[Callable[[DeckKind], Tables], tuple[DeckKind]]:
+        # A pickled or deep-copied round refers to its deck's shared tables.
+        return tables, (self.deck,)
 
     def add_piles(self, piles: int) -> None:
         """Rows for pile ids below ``piles`` (a no-op when they are there)."""

@@ -142,9 +142,7 @@ class Round:
         "_pile_top",
         "_pile_views",
         "_piles",
-        "_played",
         "_players",
-        "_plays",
         "_reshuffle_mark",
         "_reshuffles",
         "_rng",
@@ -198,8 +196,6 @@ class Round:
     # The interned plays and events by index (interning.Tables), shared
     # by every round with this deck.
     _tables: Tables
-    _plays: list[list[Play | None]]
-    _played: list[list[Event | None]]
     # Cached parts of view(): rebuilt only for what changed since.
     _seat_views: list[SeatView | None]
     _seats_view: tuple[SeatView, ...] | None
@@ -224,8 +220,6 @@ class Round:
         self._deck = options.deck
         self._cards = CARDS[options.deck]
         self._tables = tables(options.deck)
-        self._plays = self._tables.plays
-        self._played = self._tables.played
         self._seed = seed
         self._rng = random.Random(seed)
         self._row_size = row_size(players)
@@ -416,12 +410,47 @@ class Round:
             self._check_seat(seat)
         if self._over:
             return []
+        out: list[Action] = list(self._plays_now(seat))
+        deck = self._deck
+        row = self._row[seat]
+        stack = self._stack[seat]
+        discard = self._discard[seat]
+        if stack and not self._auto_refill:  # row_refill="manual"
+            for slot, cell in enumerate(row):
+                if not cell:
+                    out.append(_REFILLS[slot])
+        if self._storage:  # row_storage (R6)
+            for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
+                if pile_:
+                    c = pile_[-1]
+                    for slot, cell in enumerate(row):
+                        if cell and _storable(c, cell[-1]):
+                            out.append(_store(deck, c, src, slot))
+        if self._hand[seat]:
+            out.append(TURN)
+        elif discard:
+            out.append(RECYCLE)
+        return out
+
+    def plays(self, seat: int) -> list[Play]:
+        """The plays to the middle among :meth:`legal_actions` (its first
+        entries, in its order), without listing the rest (R3)."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        if self._over:
+            return []
+        return self._plays_now(seat)
+
+    def _plays_now(self, seat: int) -> list[Play]:
+        """The seat's plays: row positions, stack top, discard top, each onto
+        every pile that takes it (ascending ids), a 1 onto a new pile."""
+        out: list[Play] = []
+        if not self._fit:
+            return out  # no card fits anywhere
         deck = self._deck
         need = self._need
-        plays = self._plays  # the interned plays by index, else made by _play
-        out: list[Action] = []
-        row = self._row[seat]
-        for slot, cell in enumerate(row):
+        plays = self._tables.plays  # the interned plays by index, else made by _play
+        for slot, cell in enumerate(self._row[seat]):
             if cell:
                 c = cell[-1]
                 if c % 10 == 0:
@@ -451,21 +480,6 @@ class Round:
                     out.append(
                         plays[pile + 1][_DISCARD * DECK_SIZE + c] or _play(deck, c, _DISCARD, pile)
                     )
-        if stack and not self._auto_refill:  # row_refill="manual"
-            for slot, cell in enumerate(row):
-                if not cell:
-                    out.append(_REFILLS[slot])
-        if self._storage:  # row_storage (R6)
-            for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
-                if pile_:
-                    c = pile_[-1]
-                    for slot, cell in enumerate(row):
-                        if cell and _storable(c, cell[-1]):
-                            out.append(_store(deck, c, src, slot))
-        if self._hand[seat]:
-            out.append(TURN)
-        elif discard:
-            out.append(RECYCLE)
         return out
 
     # Queries for a policy that takes the first fitting action: each returns
@@ -535,7 +549,9 @@ class Round:
     def _first_pile(self, code: int, src: int) -> Play:
         """The play of a fitting ``code`` onto the lowest pile that takes it."""
         pile = -1 if code % 10 == 0 else self._need[code][0]  # a 1 opens a new pile
-        return self._plays[pile + 1][src * DECK_SIZE + code] or _play(self._deck, code, src, pile)
+        return self._tables.plays[pile + 1][src * DECK_SIZE + code] or _play(
+            self._deck, code, src, pile
+        )
 
     def first_refill(self, seat: int) -> Refill | None:
         """The first manual refill of :meth:`legal_actions` (R3), or ``None``."""
@@ -857,7 +873,7 @@ class Round:
         pile = action.pile
         if pile is None:
             pile = len(self._piles)
-            if pile >= len(self._played):
+            if pile >= len(self._tables.played):
                 self._tables.add_piles(pile + 1)
             self._piles.append([code | seat << 6])
             self._pile_top.append(code)
@@ -885,7 +901,7 @@ class Round:
                 insort(waiting, pile)
         self._middle[seat] += 1
         self._moves += 1
-        return self._played[pile][(seat * SOURCES + src) * DECK_SIZE + code] or _played(
+        return self._tables.played[pile][(seat * SOURCES + src) * DECK_SIZE + code] or _played(
             self._deck, seat, code, src, pile, action.pile is None
         )
 
@@ -1165,8 +1181,6 @@ class Round:
         other._deck = self._deck
         other._cards = self._cards
         other._tables = self._tables
-        other._plays = self._plays
-        other._played = self._played
         other._seed = self._seed
         other._rng = random.Random()
         if seed is None:
