@@ -51,7 +51,7 @@ def play_round(players: int, seed: int, options: RuleOptions) -> int:
             # The first legal play to the middle, else the first refill, else
             # the last legal action (turn or recycle): asked for one by one,
             # without listing every legal action.
-            choice = r.first_play(seat) or r.first_refill(seat) or r.turn_or_recycle(seat)
+            choice = r.first_action(seat)
             if choice is None:
                 legal = r.legal_actions(seat)  # only stores (R6) are left
                 if not legal:

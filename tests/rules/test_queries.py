@@ -8,7 +8,17 @@ from typing import Literal
 
 import pytest
 
-from ligretto.rules import Action, Play, Recycle, Refill, Round, RuleOptions, Source, Turn
+from ligretto.rules import (
+    Action,
+    Play,
+    Recycle,
+    Refill,
+    Round,
+    RuleOptions,
+    Source,
+    Store,
+    Turn,
+)
 
 DECKS: tuple[Literal["ligretto", "cards"], ...] = ("ligretto", "cards")
 REFILLS: tuple[Literal["auto", "manual"], ...] = ("auto", "manual")
@@ -44,6 +54,13 @@ def _check(r: Round, seat: int) -> list[Action]:
     assert r.first_refill(seat) is (refills[0] if refills else None)
     chores = [a for a in legal if type(a) is Turn or type(a) is Recycle]
     assert r.turn_or_recycle(seat) is (chores[0] if chores else None)
+    plays = r.plays(seat)
+    assert plays == [a for a in legal if type(a) is Play]
+    assert all(p is a for p, a in zip(plays, legal, strict=False))
+    no_stores = [a for a in legal if type(a) is not Store]
+    assert r.first_action(seat) is (no_stores[0] if no_stores else None)
+    # asked again (a seat found without a fitting card is skipped until a card moves)
+    assert r.first_play(seat) is _expected(legal, None)
     return legal
 
 
@@ -74,6 +91,10 @@ def test_queries_check_the_seat() -> None:
         r.first_play(2)
     with pytest.raises(Exception, match="no seat"):
         r.turn_or_recycle(-1)
+    with pytest.raises(Exception, match="no seat"):
+        r.first_action(2)
+    with pytest.raises(Exception, match="no seat"):
+        r.plays(-1)
 
 
 @pytest.mark.parametrize("options", OPTIONS[::3], ids=str)

@@ -93,6 +93,11 @@ def _chores(view: BotView) -> Action | None:
     """What to do when nothing is played: refill a gap (R3), else store a
     card in the row where that helps (R6, :func:`_helpful_store`), else
     turn or recycle (R3)."""
+    options = view.options
+    if options.row_refill == "auto" and not options.row_storage:
+        # No refills or stores are listed: turn or recycle, asked for
+        # without listing every legal action (what the loop below picks).
+        return view.turn_or_recycle()
     fallback: Action | None = None
     stores: list[Store] | None = None
     for action in view.actions:

@@ -125,13 +125,9 @@ class SeatSight:
     @property
     def plays(self) -> Sequence[Play]:
         if self._plays is None:
-            # legal_actions lists the plays first
-            plays: list[Play] = []
-            for action in self.actions:
-                if type(action) is not Play:
-                    break
-                plays.append(action)
-            self._plays = plays
+            # Asked for without listing the rest: a strategy that picks among
+            # the plays and else turns never needs the whole list.
+            self._plays = self._round.plays(self._seat)
         return self._plays
 
     def _table(self) -> TableView:
