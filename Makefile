@@ -10,7 +10,8 @@ PORT   ?= 8000
 # (setup.py; CONTRIBUTING.md "The compiled core"): the build tools are
 # installed first, pinned, and the editable install builds the extensions
 # beside their sources. $(CORE) rebuilds them whenever a compiled source
-# changed; ligretto refuses stale ones at import (it runs the pure sources).
+# changed (--force: without it an edited source could leave the old .so in
+# place); ligretto refuses stale ones at import (it runs the pure sources).
 CORE        := $(VENV)/.core-stamp
 CORE_SRC    := $(wildcard src/ligretto/rules/*.py src/ligretto/sim/*.py src/ligretto/bots/*.py)
 BUILD_TOOLS := setuptools wheel mypy mypy_extensions
@@ -24,7 +25,7 @@ $(STAMP): pyproject.toml constraints.txt setup.py mypyc.ini
 	touch $(STAMP) $(CORE)
 
 $(CORE): $(STAMP) $(CORE_SRC)
-	$(PY) setup.py --quiet build_ext --inplace
+	$(PY) setup.py --quiet build_ext --inplace --force
 	touch $(CORE)
 
 venv: $(STAMP) $(CORE)
