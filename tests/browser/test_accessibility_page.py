@@ -20,14 +20,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE, LiveServer
+from helpers.browser import ARTIFACTS, PHONE, LiveServer
 from helpers.tap_targets import small_targets
 
 pytestmark = pytest.mark.browser
 
 NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
-SHOTS = Path("/tmp/shots-i31d")
+SHOTS = ARTIFACTS / "accessibility"
 AXE = Axe()
 OPTIONS = {
     "runOnly": {
@@ -55,7 +55,7 @@ def test_the_page_passes_axe_in_every_language(
     live_server: LiveServer, new_page: NewPage, scheme: str
 ) -> None:
     found: dict[str, str] = {}
-    SHOTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     for language, locale in LOCALES.items():
         page = new_page(PHONE, color_scheme=scheme, locale=locale)
         page.goto(live_server.url + "/")
@@ -95,7 +95,7 @@ def test_the_rules_drawing_follows_the_high_contrast_choice(
     assert (fill, stroke, width, shape) == (CONTRAST_RED, "rgb(0, 0, 0)", "3px", "circle")
     assert page.evaluate(CARD, "svg.rules-drawing")[1][0] == "rgb(10, 31, 102)"  # the blue 1
     shoot(page, "rules-drawing-high-contrast")
-    SHOTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("svg.rules-drawing").screenshot(path=str(SHOTS / "rules-drawing-contrast.png"))
     # The accessibility page's sample cards too.
     page.goto(live_server.url + "/accessibility")

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import LiveServer
+from helpers.browser import ARTIFACTS, LiveServer
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 pytestmark = pytest.mark.browser
 
 NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
-SHOTS = Path("/tmp/shots-i31d")
+SHOTS = ARTIFACTS / "accessibility"
 
 # The watcher's language: the round saved, and the standing after it.
 SAID = {
@@ -82,7 +82,7 @@ def test_t6_a_watcher_hears_a_saved_round_and_new_totals_in_words(
     saved, changed = SAID[language]
     expect(region).to_have_text(saved)
     expect(watcher.locator("#players .total")).to_have_text(["15", "8"])
-    SHOTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     watcher.screenshot(path=str(SHOTS / f"watch-announced-{language}.png"), full_page=True)
     shoot(watcher, f"watch-announced-{language}")
 
