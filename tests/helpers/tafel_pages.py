@@ -30,6 +30,9 @@ def create_game(
         page.locator("#rounds").fill(str(rounds))
     page.get_by_role("button", name="Create game").last.click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]+/edit\b"))
+    # The board's script has run (it marks the live stream open): a tap
+    # before that would reach no handler (T2's Stop box filling in the 0).
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
 
 
 def enter_stacks(page: Page, caller: int | None, stacks: dict[int, int]) -> None:
