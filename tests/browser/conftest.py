@@ -29,6 +29,7 @@ from helpers.browser import (
     CHROMIUM_ARGS,
     PHONE,
     LiveServer,
+    watchdog,
 )
 
 
@@ -39,19 +40,25 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     try:
         yield server
     finally:
-        server.stop()
+        with watchdog("stopping the live server", kill=False):
+            server.stop()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.skip("needs Playwright and Debian's Chromium at /usr/bin/chromium")
-    with sync_playwright() as playwright:
+    playwright = sync_playwright().start()
+    try:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:
-            chromium.close()
+            with watchdog("closing Chromium"):
+                chromium.close()
+    finally:
+        with watchdog("stopping Playwright"):
+            playwright.stop()
 
 
 def _context(browser: Browser, viewport: ViewportSize, **options: object) -> BrowserContext:
@@ -89,8 +96,9 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         return page
 
     yield make
-    for context in contexts:
-        context.close()
+    with watchdog("closing a test's browser contexts"):
+        for context in contexts:
+            context.close()
     assert not blocked, f"the Content-Security-Policy blocked: {blocked}"
 
 

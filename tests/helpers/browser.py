@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import ViewportSize
@@ -29,3 +36,68 @@ class LiveServer(ServerThread):
 
     def __init__(self, data_dir: Path) -> None:
         super().__init__(create_app(Settings(data_dir=data_dir, database_url=None)))
+
+
+#: How long closing a context, the browser or Playwright may take before
+#: the watchdog steps in (they take well under a second when all is well).
+UNSTICK_AFTER = 90.0
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # "pid (name) state ppid …": the name may hold spaces and parentheses.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        tree.setdefault(int(fields[1]), []).append(int(entry.name))
+    return tree
+
+
+def _descendants(pid: int) -> list[int]:
+    tree, found, todo = _children(), [], [pid]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _unstick(what: str, kill: bool) -> None:
+    """Say where the test process hangs, then kill its Chromium.
+
+    Chromium now and then does not exit when asked (a known, rare hang of
+    its shutdown), and Playwright waits for the process without a limit.
+    Killed, it lets ``Browser.close`` return as if it had exited; a
+    context's close raises instead of waiting for ever (that test fails
+    where it hung, with the stacks to show why).
+    """
+    print(f"\n{what} still hangs after {UNSTICK_AFTER:.0f} s; the stacks:", file=sys.stderr)
+    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+    if not kill:
+        return
+    for pid in reversed(_descendants(os.getpid())):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"chromium" in command:
+                os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+
+
+@contextmanager
+def watchdog(what: str, *, kill: bool = True) -> Iterator[None]:
+    """Run a closing step that must not hang a test run (Playwright's closes wait unbounded).
+
+    ``kill=False`` only shows the stacks (a step that ends by itself, later).
+    """
+    timer = threading.Timer(UNSTICK_AFTER, _unstick, args=(what, kill))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
