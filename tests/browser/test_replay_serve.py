@@ -199,7 +199,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     data = tmp_path_factory.mktemp("serve-replays")
     server = ServeProcess(data / "data", log=data / "server.log")
     try:
-        base = server.start(timeout=120)  # a busy machine imports slowly
+        base = server.start()
         yield asyncio.run(play_game(base))
     finally:
         server.stop()

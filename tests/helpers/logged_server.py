@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ligretto.child_process import free_port
-from ligretto.serve_process import ServeProcess, environment_without_database_url
+from ligretto.serve_process import START_TIMEOUT, ServeProcess, environment_without_database_url
 
 
 class LoggedServer:
@@ -45,7 +45,7 @@ class LoggedServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = ServeProcess(data_dir, child_env, log=log_path, port=self.port)
 
-    def start(self, timeout: float = 30.0) -> str:
+    def start(self, timeout: float = START_TIMEOUT) -> str:
         return self.server.start(timeout)
 
     @property
