@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import FloatRect, Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer, serving
 from ligretto.live.settings import TableSettings
 
-from .test_play import PlayServer, two_red_piles
+from .test_play import two_red_piles
 
 pytestmark = pytest.mark.browser
 
@@ -41,12 +41,7 @@ def still_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]
     settings = TableSettings(
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=two_red_piles
     )
-    server = PlayServer(tmp_path_factory.mktemp("cues"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("cues"), settings))
 
 
 def sit_down(page: Page, server: PlayServer, lang: str = "en") -> None:

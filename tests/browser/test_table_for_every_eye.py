@@ -20,13 +20,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer, serving
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
 from .test_accessibility import audit
-from .test_play import PlayServer
 
 pytestmark = pytest.mark.browser
 
@@ -72,12 +71,7 @@ def dealt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = TableSettings(
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=four_colours
     )
-    server = PlayServer(tmp_path_factory.mktemp("every-eye"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("every-eye"), settings))
 
 
 def sit_down(page: Page, server: PlayServer, lang: str = "en") -> None:

@@ -8,7 +8,8 @@ never from one another:
 - ``helpers.api``: a game made through the Tafel API (``new_game``'s games);
 - ``helpers.layout``: rules positions built from an explicit layout;
 - ``helpers.positions``: four-seat positions for the bot tests;
-- ``helpers.browser``: the live server and Chromium's settings for browser tests;
+- ``helpers.browser``: the live servers (Tafel, online play) and Chromium's settings;
+- ``helpers.play``: an online-play server for a test module, and the practice round's start;
 - ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
 - ``helpers.live_table``: ``settled(table)``, waiting on an online table's actor.
 """
