@@ -7,7 +7,7 @@ never from one another:
 - ``helpers.profiles``: ``examples(n)``, the Hypothesis example counts per profile;
 - ``helpers.api``: a game made through the Tafel API (``new_game``'s games);
 - ``helpers.layout``: rules positions built from an explicit layout;
-- ``helpers.positions``: four-seat positions for the bot tests;
+- ``helpers.positions``: four-seat positions and the R3 legality walk for the bot tests;
 - ``helpers.browser``: the live servers (Tafel, online play) and Chromium's settings;
 - ``helpers.play``: an online-play server for a test module, and the practice round's start;
 - ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
