@@ -18,10 +18,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize, expect
 
+from helpers.axe import audit
 from helpers.browser import PHONE, PlayServer
 from helpers.play import serve_play, start_practice
-
-from .test_accessibility import audit
 
 pytestmark = pytest.mark.browser
 

@@ -22,14 +22,13 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
+from helpers.axe import AXE, OPTIONS
 from helpers.browser import PHONE, PlayServer, serving
 from helpers.live_client import Person
 from helpers.play import serve_play, start_practice
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-
-from .test_accessibility import AXE, OPTIONS
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,8 @@ never from one another:
 - ``helpers.layout``: rules positions built from an explicit layout;
 - ``helpers.positions``: four-seat positions and the R3 legality walk for the bot tests;
 - ``helpers.browser``: the live servers (Tafel, online play) and Chromium's settings;
-- ``helpers.play``: an online-play server for a test module, and the practice round's start;
+- ``helpers.play``: an online-play server, the practice round's start, a table with a bot;
+- ``helpers.axe``: axe-core's options and one page's audit (serious and critical, tap targets);
 - ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
 - ``helpers.live_table``: ``settled(table)``, waiting on an online table's actor.
 """

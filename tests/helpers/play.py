@@ -1,10 +1,10 @@
-"""Online play in a browser: a table's server and the practice round's start."""
+"""Online play in a browser: a module's server, the practice round's start, a table with a bot."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -60,3 +60,21 @@ def start_practice(
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     if after_countdown:
         expect(page.locator("#countdown")).to_be_hidden()
+
+
+def sit_down_against_a_bot(page: Page, server: PlayServer, lang: str = "en") -> None:
+    """Host a two-seat table against a greedy bot and start it (a tap on a
+    touch screen, as on the device); return once the countdown has gone."""
+    answer: dict[str, Any] = page.request.post(
+        server.url + "/api/tables",
+        data={"seats": 2, "name": "Anna", "bots": [{"seat": 1, "strategy": "greedy"}]},
+    ).json()
+    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
+    expect(page.locator("#seat-list li")).to_have_count(2)
+    start = page.locator("#start")
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        start.tap()
+    else:
+        start.click()
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
