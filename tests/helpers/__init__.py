@@ -11,6 +11,7 @@ never from one another:
 - ``helpers.browser``: the live servers (Tafel, online play) and Chromium's settings;
 - ``helpers.play``: an online-play server, the practice round's start, a table with a bot;
 - ``helpers.axe``: axe-core's options and one page's audit (serious and critical, tap targets);
+- ``helpers.fuzz``: the schema-driven fuzz tests' examples, checks and Hypothesis settings;
 - ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
 - ``helpers.live_table``: ``settled(table)``, waiting on an online table's actor.
 """
