@@ -17,11 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import DESKTOP, PHONE
+from helpers.browser import DESKTOP, PHONE, PlayServer, serving
 from ligretto.live.settings import TableSettings
-from ligretto.serve_process import ServerThread
-from ligretto.web.app import create_app
-from ligretto.web.settings import Settings
 
 pytestmark = pytest.mark.browser
 
@@ -71,24 +68,10 @@ OVERFLOWING = """() => {
 }"""
 
 
-class PlayServer(ServerThread):
-    """The real app on a fresh data directory with the given table timing."""
-
-    def __init__(self, data_dir: Path, settings: TableSettings) -> None:
-        app = create_app(Settings(data_dir=data_dir, database_url=None))
-        app.state.table_settings = settings
-        super().__init__(app)
-
-
 @pytest.fixture(scope="module")
 def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = TableSettings(countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.5)
-    server = PlayServer(tmp_path_factory.mktemp("layout-data"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("layout-data"), settings))
 
 
 def sit_at_a_table(page: Page, server: PlayServer, seats: int, lang: str) -> None:
