@@ -29,17 +29,13 @@ from helpers.browser import (
     CHROMIUM_ARGS,
     PHONE,
     LiveServer,
+    serving,
 )
 
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("tafel-data"))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(LiveServer(tmp_path_factory.mktemp("tafel-data")))
 
 
 @pytest.fixture(scope="module")
