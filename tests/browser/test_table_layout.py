@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import DESKTOP, PHONE, PlayServer, serving
+from helpers.play import host_table
 from ligretto.live.settings import TableSettings
 
 pytestmark = pytest.mark.browser
@@ -78,11 +78,7 @@ def sit_at_a_table(page: Page, server: PlayServer, seats: int, lang: str) -> Non
     bots = [
         {"seat": i, "strategy": STYLES[i % len(STYLES)], "level": "medium"} for i in range(1, seats)
     ]
-    answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables", data={"seats": seats, "name": "Anna", "bots": bots}
-    ).json()
-    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(seats)
+    host_table(page, server, seats, bots, lang)
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
@@ -129,11 +125,6 @@ def test_the_lobby_and_the_scores_have_finger_sized_controls(
     layout_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    answer: dict[str, Any] = page.request.post(
-        layout_server.url + "/api/tables",
-        data={"seats": 3, "name": "Anna", "bots": [{"seat": 1, "strategy": "watchful"}]},
-    ).json()
-    page.goto(f"{layout_server.url}/play/{answer['code']}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(3)
+    host_table(page, layout_server, 3, [{"seat": 1, "strategy": "watchful"}])
     assert page.evaluate(SMALL_TARGETS) == []
     shoot(page, "table-phone-en-lobby")

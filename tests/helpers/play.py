@@ -62,15 +62,27 @@ def start_practice(
         expect(page.locator("#countdown")).to_be_hidden()
 
 
+def host_table(
+    page: Page,
+    server: PlayServer,
+    seats: int,
+    bots: list[dict[str, Any]],
+    lang: str | None = None,
+) -> None:
+    """Anna hosts a table of ``seats`` with ``bots`` (through the API) and
+    opens its lobby, in ``lang`` if given; return once every seat is listed."""
+    answer: dict[str, Any] = page.request.post(
+        server.url + "/api/tables", data={"seats": seats, "name": "Anna", "bots": bots}
+    ).json()
+    query = f"?lang={lang}" if lang is not None else ""
+    page.goto(f"{server.url}/play/{answer['code']}{query}#t={answer['host_token']}")
+    expect(page.locator("#seat-list li")).to_have_count(seats)
+
+
 def sit_down_against_a_bot(page: Page, server: PlayServer, lang: str = "en") -> None:
     """Host a two-seat table against a greedy bot and start it (a tap on a
     touch screen, as on the device); return once the countdown has gone."""
-    answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables",
-        data={"seats": 2, "name": "Anna", "bots": [{"seat": 1, "strategy": "greedy"}]},
-    ).json()
-    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(2)
+    host_table(page, server, 2, [{"seat": 1, "strategy": "greedy"}], lang)
     start = page.locator("#start")
     if page.evaluate("matchMedia('(pointer: coarse)').matches"):
         start.tap()
