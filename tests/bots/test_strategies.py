@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from helpers.positions import QUIET, position
+from helpers.positions import QUIET, assert_plays_legally, position, three_sources
 from ligretto.bots import BotSpec, Level, get_strategy, make_bot, strategy_names
 from ligretto.bots.strategies import STRATEGIES
-from ligretto.rules import TURN, Play, Refill, Round, RuleOptions, Source, Store
+from ligretto.rules import TURN, Play, Refill, RuleOptions, Source, Store
 
 
 def test_registry_has_the_required_strategies_and_the_alias() -> None:
@@ -33,31 +33,12 @@ def test_bot_spec_parses_strategy_and_level() -> None:
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_every_strategy_picks_a_legal_action_or_waits(name: str) -> None:
-    strategy = get_strategy(name)
-    rng = random.Random(1)
-    for seed in range(5):
-        rnd = Round.deal(3, seed, RuleOptions(row_refill="manual", row_storage=True))
-        for _ in range(60):
-            seat = rng.randrange(3)
-            view = rnd.view(seat)
-            action = strategy.choose(view, rng)
-            if action is None:
-                continue
-            assert action in view.actions
-            rnd.apply(seat, action)
-            if rnd.is_over:
-                break
+    options = [RuleOptions(row_refill="manual", row_storage=True)]
+    assert_plays_legally(get_strategy(name), options, steps=60)
 
 
 def test_r7_stack_first_plays_the_stack_top_before_row_and_discard() -> None:
-    rnd = position(
-        [
-            {"stack": ["Y10", "G3"], "row": [["R2"], ["B10"], ["B9"]], "discard": ["Y2"]},
-            QUIET,
-        ],
-        middle=[[("G1", 1), ("G2", 1)], [("R1", 1)], [("Y1", 1)]],
-    )
-    view = rnd.view(0)
+    view = three_sources().view(0)
     sources = {a.source for a in view.plays}
     assert sources == {Source.STACK, Source.ROW, Source.DISCARD}
     choice = get_strategy("stack-first").choose(view, random.Random(0))

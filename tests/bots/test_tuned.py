@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from helpers.positions import QUIET, position
+from helpers.positions import assert_plays_legally, three_sources
 from ligretto.bots import Tuned, Weights, get_strategy, make_bot, strategy_names
 from ligretto.bots.tuned import TUNED, WATCHFUL_LIKE
-from ligretto.rules import Play, Round, RuleOptions, Source
+from ligretto.rules import Play, RuleOptions, Source
 from ligretto.sim.engine import simulate_round
 
 
@@ -26,33 +26,12 @@ def test_the_shipped_weights_load_and_name_every_feature() -> None:
 
 @pytest.mark.parametrize("weights", [TUNED, WATCHFUL_LIKE], ids=["tuned", "watchful-like"])
 def test_r3_tuned_picks_a_legal_action_or_waits(weights: Weights) -> None:
-    strategy = Tuned(weights)
-    rng = random.Random(1)
-    for seed in range(5):
-        for options in (RuleOptions(), RuleOptions(row_refill="manual", row_storage=True)):
-            rnd = Round.deal(3, seed, options)
-            for _ in range(80):
-                seat = rng.randrange(3)
-                view = rnd.view(seat)
-                action = strategy.choose(view, rng)
-                if action is None:
-                    continue
-                assert action in view.actions
-                rnd.apply(seat, action)
-                if rnd.is_over:
-                    break
+    options = [RuleOptions(), RuleOptions(row_refill="manual", row_storage=True)]
+    assert_plays_legally(Tuned(weights), options, steps=80)
 
 
 def test_r7_the_source_weights_order_the_plays() -> None:
-    # Stack top G3, row card R2 and discard top Y2 all fit (R7's three sources).
-    rnd = position(
-        [
-            {"stack": ["Y10", "G3"], "row": [["R2"], ["B10"], ["B9"]], "discard": ["Y2"]},
-            QUIET,
-        ],
-        middle=[[("G1", 1), ("G2", 1)], [("R1", 1)], [("Y1", 1)]],
-    )
-    view = rnd.view(0)
+    view = three_sources().view(0)
     rng = random.Random(0)
     by_the_book = Tuned(WATCHFUL_LIKE).choose(view, rng)
     assert isinstance(by_the_book, Play) and by_the_book.source is Source.STACK

@@ -29,19 +29,14 @@ from helpers.browser import (
     CHROMIUM_ARGS,
     PHONE,
     LiveServer,
+    serving,
     watchdog,
 )
 
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("tafel-data"))
-    server.start()
-    try:
-        yield server
-    finally:
-        with watchdog("stopping the live server", kill=False):
-            server.stop()
+    yield from serving(LiveServer(tmp_path_factory.mktemp("tafel-data")))
 
 
 @pytest.fixture(scope="module")

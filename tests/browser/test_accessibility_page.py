@@ -15,11 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-# axe-playwright-python ships neither type hints nor a py.typed marker.
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
+from helpers.axe import AXE, OPTIONS
 from helpers.browser import ARTIFACTS, PHONE, LiveServer
 from helpers.tap_targets import small_targets
 
@@ -28,14 +26,6 @@ pytestmark = pytest.mark.browser
 NewPage = Callable[..., Page]
 Shoot = Callable[[Page, str], Path]
 SHOTS = ARTIFACTS / "accessibility"
-AXE = Axe()
-OPTIONS = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-    },
-    "resultTypes": ["violations"],
-}
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
 # The cards' colours (css/tafel.css), as the browser computes them.
 NORMAL_RED = "rgb(215, 38, 61)"

@@ -29,14 +29,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer, serving
 from helpers.tap_targets import small_targets
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-from ligretto.serve_process import ServerThread
-from ligretto.web.app import create_app
-from ligretto.web.settings import Settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -87,26 +84,12 @@ def one_red_pile(players: int, seed: int, options: RuleOptions) -> Round:
     )
 
 
-class PlayServer(ServerThread):
-    """The real app on a fresh data directory: a short countdown, a bot that waits."""
-
-    def __init__(self, data_dir: Path) -> None:
-        app = create_app(Settings(data_dir=data_dir, database_url=None))
-        # away_after above the drop: the seat is still the person's when they are back.
-        app.state.table_settings = TableSettings(
-            countdown=0.5, away_after=60.0, bot_pace=50.0, dealer=one_red_pile
-        )
-        super().__init__(app)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    running = PlayServer(tmp_path_factory.mktemp("banner-data"))
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
+    """A short countdown and a bot that waits; away_after above the drop: the
+    seat is still the person's when they are back."""
+    settings = TableSettings(countdown=0.5, away_after=60.0, bot_pace=50.0, dealer=one_red_pile)
+    yield from serving(PlayServer(tmp_path_factory.mktemp("banner-data"), settings))
 
 
 class Line:

@@ -18,10 +18,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, expect
 
-from browser.test_play import PlayServer
-from helpers.browser import LiveServer
+from helpers.browser import LiveServer, PlayServer
+from helpers.play import serve_play
 from helpers.tap_targets import small_targets
-from ligretto.live.settings import TableSettings
 
 pytestmark = pytest.mark.browser
 
@@ -152,13 +151,7 @@ def test_with_reduced_motion_the_winner_moment_does_not_move(
 @pytest.fixture(scope="module")
 def end_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """Fast bots that play a one-round game to its end without the host's help."""
-    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=0.1)
-    server = PlayServer(tmp_path_factory.mktemp("end-data"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_play(tmp_path_factory, "end-data", 0.1)
 
 
 def game_over(page: Page, server: PlayServer, lang: str) -> None:

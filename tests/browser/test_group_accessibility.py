@@ -16,37 +16,15 @@ import re
 from collections.abc import Callable
 
 import pytest
-
-# axe-playwright-python ships neither type hints nor a py.typed marker.
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
+from helpers.axe import audit
 from helpers.browser import PHONE, LiveServer
 from helpers.tafel_pages import enter_middle, enter_stacks
-from helpers.tap_targets import MIN_SIZE, small_targets
 
 pytestmark = pytest.mark.browser
 
 NewPage = Callable[..., Page]
-AXE = Axe()
-OPTIONS = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-    },
-    "resultTypes": ["violations"],
-}
-BLOCKING = {"serious", "critical"}
-
-
-def audit(page: Page, name: str, found: dict[str, str]) -> None:
-    results = AXE.run(page, options=OPTIONS)
-    violations = [v for v in results.response["violations"] if v["impact"] in BLOCKING]
-    if violations:
-        results.response["violations"] = violations
-        found[name] = results.generate_report()
-    if page.evaluate("matchMedia('(pointer: coarse)').matches") and (small := small_targets(page)):
-        found[f"{name}: tap targets below {MIN_SIZE} px"] = "\n".join(small)
 
 
 def open_details(page: Page) -> None:

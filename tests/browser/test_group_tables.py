@@ -10,19 +10,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer, serving
 
-from .test_play import NewPage, PlayServer, Shoot
+from .test_play import NewPage, Shoot
 
 
 @pytest.fixture(scope="module")
 def group_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    server = PlayServer(tmp_path_factory.mktemp("group-play-data"))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("group-play-data")))
 
 
 def test_the_group_button_leads_to_a_table_whose_game_joins_the_group(

@@ -18,11 +18,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE
-from ligretto.live.settings import TableSettings
-
-from .test_accessibility import audit
-from .test_play import PlayServer
+from helpers.axe import audit
+from helpers.browser import PHONE, PlayServer
+from helpers.play import serve_play, start_practice
 
 pytestmark = pytest.mark.browser
 
@@ -36,39 +34,16 @@ BOT = {"en-GB": "Slow bot", "de-DE": "Langsamer Bot", "nb-NO": "Langsom bot"}
 PLAY = {"en-GB": "Play ", "de-DE": " legen", "nb-NO": "Legg "}
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, bot_pace: float) -> Iterator[PlayServer]:
-    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=bot_pace)
-    server = PlayServer(tmp_path_factory.mktemp("keys"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def slow_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """The practice bot slowed right down: the person ends the round."""
-    yield from serve(tmp_path_factory, 80.0)
+    yield from serve_play(tmp_path_factory, "keys", 80.0)
 
 
 @pytest.fixture(scope="module")
 def busy_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """A bot that plays a card every second or so: the middle keeps changing."""
-    yield from serve(tmp_path_factory, 1.0)
-
-
-def start_practice_by_keys(page: Page, server: PlayServer) -> None:
-    """From the start page to the practice table without a pointer."""
-    page.goto(server.url + "/play")
-    page.locator("#quick-name").focus()
-    page.keyboard.type("Anna")
-    page.locator("button[formaction='/play/practice']").focus()
-    page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    # "Ligretto!" flashes and fades for 0.7 s: read the table once it is gone.
-    expect(page.locator("#countdown")).to_be_hidden()
+    yield from serve_play(tmp_path_factory, "keys", 1.0)
 
 
 def key_for(source: str) -> str:
@@ -80,7 +55,7 @@ def test_a_practice_round_is_played_to_its_end_by_keys_alone(
     slow_bot: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    start_practice_by_keys(page, slow_bot)
+    start_practice(page, slow_bot, submit="keys")
     end = page.locator("#practice-end")
     pressed = 0
     for _ in range(400):
@@ -109,7 +84,7 @@ def test_question_mark_shows_the_keys(
     slow_bot: PlayServer, new_page: NewPage, shoot: Shoot, locale: str, viewport: ViewportSize
 ) -> None:
     page = new_page(viewport, locale=locale)
-    start_practice_by_keys(page, slow_bot)
+    start_practice(page, slow_bot, submit="keys")
     keys = page.locator("#keys .key-help")
     expect(keys).to_be_hidden()
     page.keyboard.press("?")
@@ -140,7 +115,7 @@ def test_the_screen_reader_mode_names_moves_and_speaks_changes(
     busy_bot: PlayServer, new_page: NewPage, shoot: Shoot, locale: str, viewport: ViewportSize
 ) -> None:
     page = new_page(viewport, locale=locale)
-    start_practice_by_keys(page, busy_bot)
+    start_practice(page, busy_bot, submit="keys")
     reader_on(page, locale)
     if page.locator("#help").get_attribute("aria-expanded") == "true":
         page.keyboard.press("Escape")
@@ -184,7 +159,7 @@ def test_the_screen_reader_mode_names_moves_and_speaks_changes(
 def test_both_modes_pass_axe(busy_bot: PlayServer, new_page: NewPage, scheme: str) -> None:
     found: dict[str, str] = {}
     page = new_page(PHONE, color_scheme=scheme)
-    start_practice_by_keys(page, busy_bot)
+    start_practice(page, busy_bot, submit="keys")
     page.keyboard.press("?")
     audit(page, f"table-{scheme}", found)
     reader_on(page, "en-GB")

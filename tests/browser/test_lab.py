@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from typer.testing import CliRunner
 
-from browser.test_accessibility import audit
+from helpers.axe import audit
 from helpers.browser import DESKTOP, PHONE, LiveServer
 from ligretto.cli import app as cli
 

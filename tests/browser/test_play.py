@@ -18,13 +18,10 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from helpers.browser import DESKTOP, PHONE
+from helpers.browser import DESKTOP, PHONE, PlayServer, serving
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-from ligretto.serve_process import ServerThread
-from ligretto.web.app import create_app
-from ligretto.web.settings import Settings
 
 pytestmark = pytest.mark.browser
 
@@ -111,26 +108,9 @@ def row_storage_position(players: int, seed: int, options: RuleOptions) -> Round
     )
 
 
-class PlayServer(ServerThread):
-    """The real app on a fresh data directory, with fast bots and a short countdown."""
-
-    def __init__(self, data_dir: Path, settings: TableSettings | None = None) -> None:
-        app = create_app(Settings(data_dir=data_dir, database_url=None))
-        # Bots at a quarter of their expert reaction time, a short countdown.
-        app.state.table_settings = settings or TableSettings(
-            countdown=1.5, between_rounds=30.0, away_after=30.0, bot_pace=0.25
-        )
-        super().__init__(app)
-
-
 @pytest.fixture(scope="module")
 def play_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    server = PlayServer(tmp_path_factory.mktemp("play-data"))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("play-data")))
 
 
 def open_table(page: Page, server: PlayServer, *, rounds: int = 1) -> str:
@@ -281,12 +261,7 @@ def test_the_table_on_a_desktop_with_keyboard_play(
 @pytest.fixture(scope="module")
 def staged_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = TableSettings(countdown=0.5, away_after=30.0, bot_pace=50.0, dealer=two_red_piles)
-    server = PlayServer(tmp_path_factory.mktemp("staged-data"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("staged-data"), settings))
 
 
 def open_two_seat_table(page: Page, server: PlayServer, second_seat: str) -> None:

@@ -20,11 +20,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer
+from helpers.play import serve_play, start_practice
 from helpers.tap_targets import small_targets
-from ligretto.live.settings import TableSettings
-
-from .test_play import PlayServer
 
 pytestmark = pytest.mark.browser
 
@@ -40,35 +38,22 @@ SLOW_BOT = {"en-GB": "Slow bot", "de-DE": "Langsamer Bot", "nb-NO": "Langsom bot
 QUICK = {"en-GB": "Quick game against 3 bots", "de-DE": "Schnelles Spiel", "nb-NO": "Raskt spill"}
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, bot_pace: float) -> Iterator[PlayServer]:
-    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=bot_pace)
-    server = PlayServer(tmp_path_factory.mktemp("practice"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def waiting_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """The bot slowed right down: only the person's cards reach the middle."""
-    yield from serve(tmp_path_factory, 80.0)
+    yield from serve_play(tmp_path_factory, "practice", 80.0)
 
 
 @pytest.fixture(scope="module")
 def quick_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """A bot that empties its stack in seconds: the round is soon over."""
-    yield from serve(tmp_path_factory, 0.03)
+    yield from serve_play(tmp_path_factory, "practice", 0.03)
 
 
-def start_practice(page: Page, server: PlayServer, name: str = "Anna") -> None:
-    page.goto(server.url + "/play")
-    page.locator("#quick-name").fill(name)
-    page.locator("button[formaction='/play/practice']").click()
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+def practice(page: Page, server: PlayServer, name: str = "Anna") -> None:
+    """The practice table as it opens, "Ligretto!" still on the felt."""
+    start_practice(page, server, name=name, after_countdown=False)
     expect(page.locator("#play")).to_have_attribute("data-practice", "1")
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
 
 
 def play_to_the_end(page: Page) -> None:
@@ -94,7 +79,7 @@ def test_the_first_card_reaches_the_middle_within_five_tapped_actions(
     waiting_bot: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    start_practice(page, waiting_bot)
+    practice(page, waiting_bot)
     expect(page.locator(".opp-name")).to_have_text("Slow bot")
     hint = page.locator("#hint")
     # From the first second the hint is a card to play, not "turn three".
@@ -128,7 +113,7 @@ def test_the_end_of_practice_offers_a_quick_game_and_friends(
     quick_bot: PlayServer, new_page: NewPage, shoot: Shoot, locale: str, viewport: ViewportSize
 ) -> None:
     page = new_page(viewport, locale=locale, touch=True)
-    start_practice(page, quick_bot)
+    practice(page, quick_bot)
     expect(page.locator(".opp-name")).to_have_text(SLOW_BOT[locale])
     end = page.locator("#practice-end")
     play_to_the_end(page)
@@ -162,7 +147,7 @@ def test_invite_friends_opens_a_table_with_open_seats(
     quick_bot: PlayServer, new_page: NewPage
 ) -> None:
     page = new_page(PHONE)
-    start_practice(page, quick_bot, "Ben")
+    practice(page, quick_bot, "Ben")
     end = page.locator("#practice-end")
     play_to_the_end(page)
     end.locator("button[type=submit]").nth(1).click()

@@ -22,14 +22,13 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.axe import AXE, OPTIONS
+from helpers.browser import PHONE, PlayServer, serving
 from helpers.live_client import Person
+from helpers.play import serve_play, start_practice
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-
-from .test_accessibility import AXE, OPTIONS
-from .test_play import PlayServer
 
 pytestmark = pytest.mark.browser
 
@@ -39,37 +38,16 @@ LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, bot_pace: float) -> Iterator[PlayServer]:
-    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=bot_pace)
-    server = PlayServer(tmp_path_factory.mktemp("reader"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def slow_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """The practice bot slowed right down: the person ends the round."""
-    yield from serve(tmp_path_factory, 80.0)
+    yield from serve_play(tmp_path_factory, "reader", 80.0)
 
 
 @pytest.fixture(scope="module")
 def busy_bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """A bot that plays a card every second or so: the middle keeps changing."""
-    yield from serve(tmp_path_factory, 1.0)
-
-
-def start_practice(page: Page, server: PlayServer, lang: str = "en") -> None:
-    """From the start page to the practice table, by the form's labels and buttons."""
-    page.goto(f"{server.url}/play?lang={lang}")
-    page.locator("#quick-name").fill("Anna")
-    page.locator("button[formaction='/play/practice']").press("Enter")
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    # "Ligretto!" flashes and fades for 0.7 s: read the table once it is gone.
-    expect(page.locator("#countdown")).to_be_hidden()
+    yield from serve_play(tmp_path_factory, "reader", 1.0)
 
 
 def audit_all(page: Page, name: str, found: dict[str, str]) -> None:
@@ -127,7 +105,7 @@ def test_both_modes_have_no_axe_violation_at_all(
 ) -> None:
     found: dict[str, str] = {}
     page = new_page(viewport, color_scheme=scheme)
-    start_practice(page, busy_bot)
+    start_practice(page, busy_bot, lang="en", submit="enter")
     audit_all(page, f"table-{scheme}", found)
     turn_reader_on(page)
     audit_all(page, f"reader, tools open-{scheme}", found)
@@ -199,7 +177,7 @@ def test_a_practice_round_is_played_through_the_accessibility_tree(
     slow_bot: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    start_practice(page, slow_bot)
+    start_practice(page, slow_bot, lang="en", submit="enter")
     turn_reader_on(page)
     status = listen(page)
     # The labelled regions and the live region a screen reader lists.
@@ -297,12 +275,7 @@ def two_people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]
     settings = TableSettings(
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=opening_piles
     )
-    server = PlayServer(tmp_path_factory.mktemp("reader-levels"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("reader-levels"), settings))
 
 
 def ben_plays(ben: Person, action: str) -> None:
@@ -457,7 +430,7 @@ def test_at_twice_the_font_size_every_control_is_reachable_and_no_words_overlap(
     lang: str,
 ) -> None:
     page = new_page(viewport, locale=LOCALES[lang])
-    start_practice(page, slow_bot, lang)
+    start_practice(page, slow_bot, lang=lang, submit="enter")
     if mode == "reader":
         turn_reader_on(page, lang)
         shoot(page, f"reader-{lang}-{viewport['width']}")

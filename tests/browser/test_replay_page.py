@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from browser.test_game_end import LANGUAGES, PHONES, game_over
-from browser.test_play import PlayServer
-from ligretto.live.settings import TableSettings
+from helpers.browser import PlayServer
+from helpers.play import serve_play
 
 pytestmark = pytest.mark.browser
 
@@ -39,13 +39,7 @@ CONTROLS = (
 
 @pytest.fixture(scope="module")
 def replay_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=0.1)
-    server = PlayServer(tmp_path_factory.mktemp("replay-data"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_play(tmp_path_factory, "replay-data", 0.1)
 
 
 @pytest.fixture(scope="module")

@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import FloatRect, Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, PlayServer, serving
+from helpers.play import sit_down_against_a_bot
 from ligretto.live.settings import TableSettings
 
-from .test_play import PlayServer, two_red_piles
+from .test_play import two_red_piles
 
 pytestmark = pytest.mark.browser
 
@@ -41,29 +41,7 @@ def still_bots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]
     settings = TableSettings(
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=two_red_piles
     )
-    server = PlayServer(tmp_path_factory.mktemp("cues"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def sit_down(page: Page, server: PlayServer, lang: str = "en") -> None:
-    """Host a two-seat table against a bot and start it."""
-    answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables",
-        data={"seats": 2, "name": "Anna", "bots": [{"seat": 1, "strategy": "greedy"}]},
-    ).json()
-    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(2)
-    start = page.locator("#start")
-    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
-        start.tap()  # a finger, as on the device
-    else:
-        start.click()
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    yield from serving(PlayServer(tmp_path_factory.mktemp("cues"), settings))
 
 
 def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
@@ -80,7 +58,7 @@ def test_the_fits_marker_is_a_shape_in_no_card_colour(
     still_bots: PlayServer, new_page: NewPage
 ) -> None:
     page = new_page(PHONE)
-    sit_down(page, still_bots)
+    sit_down_against_a_bot(page, still_bots)
     card = page.locator('#mine [data-source="row0"]')
     expect(card).to_have_class(re.compile(r"\bcan\b"))
     look = card.evaluate(
@@ -100,7 +78,7 @@ def test_the_chooser_on_a_touch_screen_names_no_keys_and_covers_no_button(
     still_bots: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
     page = new_page(PHONE)
-    sit_down(page, still_bots, lang)
+    sit_down_against_a_bot(page, still_bots, lang)
     page.locator('#mine [data-source="row0"]').tap()
     hint = page.locator("#chooser-hint")
     expect(hint).to_be_visible()
@@ -117,7 +95,7 @@ def test_the_chooser_on_a_touch_screen_names_no_keys_and_covers_no_button(
 
 def test_keys_are_named_only_after_a_key(still_bots: PlayServer, new_page: NewPage) -> None:
     page = new_page(TABLET, touch=True)
-    sit_down(page, still_bots)
+    sit_down_against_a_bot(page, still_bots)
     play = page.locator("#play")
     expect(play).to_have_attribute("data-input", "touch")  # a touch screen, before any input
     key_hints = page.locator("#mine .key-hint")
@@ -145,7 +123,7 @@ def test_one_help_button_and_named_toggles_on_a_phone(
     viewport: ViewportSize,
 ) -> None:
     page = new_page(viewport, touch=True)
-    sit_down(page, still_bots, lang)
+    sit_down_against_a_bot(page, still_bots, lang)
     question_marks = page.locator("#play span[aria-hidden=true]:visible").filter(
         has_text=re.compile(r"^\s*\?\s*$")
     )
@@ -171,7 +149,7 @@ def test_the_table_fits_a_tablet_screen(
     still_bots: PlayServer, new_page: NewPage, shoot: Shoot, viewport: ViewportSize
 ) -> None:
     page = new_page(viewport, touch=True)
-    sit_down(page, still_bots)
+    sit_down_against_a_bot(page, still_bots)
     page.wait_for_timeout(500)
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= viewport["height"], f"the page is {height}px tall"

@@ -15,18 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE
+from helpers.axe import audit
+from helpers.browser import PHONE, PlayServer, serving
+from helpers.play import sit_down_against_a_bot
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-
-from .test_accessibility import audit
-from .test_play import PlayServer
 
 pytestmark = pytest.mark.browser
 
@@ -72,25 +70,12 @@ def dealt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = TableSettings(
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=four_colours
     )
-    server = PlayServer(tmp_path_factory.mktemp("every-eye"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("every-eye"), settings))
 
 
 def sit_down(page: Page, server: PlayServer, lang: str = "en") -> None:
-    """Host a two-seat table against a bot and start it."""
-    answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables",
-        data={"seats": 2, "name": "Anna", "bots": [{"seat": 1, "strategy": "greedy"}]},
-    ).json()
-    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(2)
-    page.locator("#start").click()
-    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    """Host a two-seat table against a bot and start it; wait for my cards."""
+    sit_down_against_a_bot(page, server, lang)
     expect(page.locator("#mine .card[data-card]").first).to_be_visible()
 
 

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import DESKTOP, PHONE
+from helpers.browser import DESKTOP, PHONE, PlayServer, serving
+from helpers.play import host_table
 from ligretto.live.settings import TableSettings
-from ligretto.serve_process import ServerThread
-from ligretto.web.app import create_app
-from ligretto.web.settings import Settings
 
 pytestmark = pytest.mark.browser
 
@@ -71,35 +68,17 @@ OVERFLOWING = """() => {
 }"""
 
 
-class PlayServer(ServerThread):
-    """The real app on a fresh data directory with the given table timing."""
-
-    def __init__(self, data_dir: Path, settings: TableSettings) -> None:
-        app = create_app(Settings(data_dir=data_dir, database_url=None))
-        app.state.table_settings = settings
-        super().__init__(app)
-
-
 @pytest.fixture(scope="module")
 def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     settings = TableSettings(countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.5)
-    server = PlayServer(tmp_path_factory.mktemp("layout-data"), settings)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(PlayServer(tmp_path_factory.mktemp("layout-data"), settings))
 
 
 def sit_at_a_table(page: Page, server: PlayServer, seats: int, lang: str) -> None:
     bots = [
         {"seat": i, "strategy": STYLES[i % len(STYLES)], "level": "medium"} for i in range(1, seats)
     ]
-    answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables", data={"seats": seats, "name": "Anna", "bots": bots}
-    ).json()
-    page.goto(f"{server.url}/play/{answer['code']}?lang={lang}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(seats)
+    host_table(page, server, seats, bots, lang)
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
@@ -146,11 +125,6 @@ def test_the_lobby_and_the_scores_have_finger_sized_controls(
     layout_server: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    answer: dict[str, Any] = page.request.post(
-        layout_server.url + "/api/tables",
-        data={"seats": 3, "name": "Anna", "bots": [{"seat": 1, "strategy": "watchful"}]},
-    ).json()
-    page.goto(f"{layout_server.url}/play/{answer['code']}#t={answer['host_token']}")
-    expect(page.locator("#seat-list li")).to_have_count(3)
+    host_table(page, layout_server, 3, [{"seat": 1, "strategy": "watchful"}])
     assert page.evaluate(SMALL_TARGETS) == []
     shoot(page, "table-phone-en-lobby")

@@ -7,8 +7,11 @@ never from one another:
 - ``helpers.profiles``: ``examples(n)``, the Hypothesis example counts per profile;
 - ``helpers.api``: a game made through the Tafel API (``new_game``'s games);
 - ``helpers.layout``: rules positions built from an explicit layout;
-- ``helpers.positions``: four-seat positions for the bot tests;
-- ``helpers.browser``: the live server and Chromium's settings for browser tests;
+- ``helpers.positions``: four-seat positions and the R3 legality walk for the bot tests;
+- ``helpers.browser``: the live servers (Tafel, online play) and Chromium's settings;
+- ``helpers.play``: an online-play server, the practice round's start, a table with a bot;
+- ``helpers.axe``: axe-core's options and one page's audit (serious and critical, tap targets);
+- ``helpers.fuzz``: the schema-driven fuzz tests' examples, checks and Hypothesis settings;
 - ``helpers.tafel_pages``: filling in the Tafel's forms in a browser;
 - ``helpers.live_table``: ``settled(table)``, waiting on an online table's actor.
 """

@@ -10,9 +10,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from playwright.sync_api import ViewportSize
 
+from ligretto.live.settings import TableSettings
 from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
@@ -101,3 +103,28 @@ def watchdog(what: str, *, kill: bool = True) -> Iterator[None]:
         yield
     finally:
         timer.cancel()
+
+
+class PlayServer(ServerThread):
+    """The real app on a fresh data directory, with fast bots and a short countdown."""
+
+    def __init__(self, data_dir: Path, settings: TableSettings | None = None) -> None:
+        app = create_app(Settings(data_dir=data_dir, database_url=None))
+        # Bots at a quarter of their expert reaction time, a short countdown.
+        app.state.table_settings = settings or TableSettings(
+            countdown=1.5, between_rounds=30.0, away_after=30.0, bot_pace=0.25
+        )
+        super().__init__(app)
+
+
+Server = TypeVar("Server", bound=ServerThread)
+
+
+def serving(server: Server) -> Iterator[Server]:
+    """``server`` started for a module's fixture (``yield from serving(...)``), stopped after it."""
+    server.start()
+    try:
+        yield server
+    finally:
+        with watchdog("stopping a test server", kill=False):
+            server.stop()

@@ -10,32 +10,20 @@ run (a fixed seed: the same requests every time); ``make fuzz`` a larger one
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from hypothesis import given, settings
 
+from helpers.fuzz import CHECKS, EXAMPLES, FUZZ_SETTINGS
 from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
 pytestmark = pytest.mark.slow
-
-EXAMPLES = int(os.environ.get("LIGRETTO_FUZZ_EXAMPLES", "25"))
-CHECKS = [not_a_server_error, response_schema_conformance]
-FUZZ_SETTINGS = settings(
-    max_examples=EXAMPLES,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
 
 
 @pytest.fixture(scope="module")

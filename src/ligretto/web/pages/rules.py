@@ -14,6 +14,8 @@ the table of keys in ``templates/accessibility.html`` (the keys come from
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
@@ -23,31 +25,29 @@ router = APIRouter()
 
 RULES_PATH = "/rules"
 ACCESSIBILITY_PATH = "/accessibility"
+HELP_PAGES = {RULES_PATH: "rules", ACCESSIBILITY_PATH: "accessibility"}
+"""Each help page's path and name: its templates' folder and the menu's ``current_page``."""
 
 
-def rules_template(language: str) -> str:
-    """The template with the rules written in *language* (one of LANGUAGES)."""
-    return f"rules/{language}.html"
+def help_template(page: str, language: str) -> str:
+    """The template with help page *page* written in *language* (one of LANGUAGES)."""
+    return f"{page}/{language}.html"
 
 
-@router.get(RULES_PATH, response_class=HTMLResponse)
-async def rules_page(request: Request) -> HTMLResponse:
-    return render(
-        request,
-        rules_template(request_language(request)),
-        {"current_page": "rules"},
-    )
+def help_page(page: str) -> Callable[[Request], Awaitable[HTMLResponse]]:
+    """The endpoint of help page *page* (a value of HELP_PAGES), in the request's language."""
+
+    async def serve(request: Request) -> HTMLResponse:
+        return render(
+            request,
+            help_template(page, request_language(request)),
+            {"current_page": page},
+        )
+
+    return serve
 
 
-def accessibility_template(language: str) -> str:
-    """The template with the accessibility page written in *language* (one of LANGUAGES)."""
-    return f"accessibility/{language}.html"
-
-
-@router.get(ACCESSIBILITY_PATH, response_class=HTMLResponse)
-async def accessibility_page(request: Request) -> HTMLResponse:
-    return render(
-        request,
-        accessibility_template(request_language(request)),
-        {"current_page": "accessibility"},
+for _path, _page in HELP_PAGES.items():
+    router.add_api_route(
+        _path, help_page(_page), methods=["GET"], response_class=HTMLResponse, name=f"{_page}_page"
     )

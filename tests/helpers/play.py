@@ -1,0 +1,92 @@
+"""Online play in a browser: a module's server, the practice round's start, a table with a bot."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from helpers.browser import PlayServer, serving
+from ligretto.live.settings import TableSettings
+
+Submit = Literal["click", "enter", "keys"]
+"""How the start form is sent: a click (or tap), Enter on its focused
+button, or the keyboard alone (typed name, focused button, Enter)."""
+
+
+def serve_play(
+    tmp_path_factory: pytest.TempPathFactory, folder: str, bot_pace: float
+) -> Iterator[PlayServer]:
+    """A module's table server: a half-second countdown, a long wait between
+    rounds and before a seat counts as away, bots at ``bot_pace`` times their
+    expert reaction time (80.0 keeps them still, 0.03 ends a round in seconds)."""
+    settings = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=bot_pace)
+    yield from serving(PlayServer(tmp_path_factory.mktemp(folder), settings))
+
+
+def start_practice(
+    page: Page,
+    server: PlayServer,
+    *,
+    name: str = "Anna",
+    lang: str | None = None,
+    submit: Submit = "click",
+    after_countdown: bool = True,
+) -> None:
+    """From the start page to a practice table in play, under ``name``.
+
+    ``lang`` asks for the page's language in the address (otherwise the
+    browser's locale decides); ``after_countdown`` waits until "Ligretto!"
+    has flashed and faded (0.7 s), so that the table is read once it is gone.
+    """
+    page.goto(f"{server.url}/play" + (f"?lang={lang}" if lang is not None else ""))
+    field = page.locator("#quick-name")
+    button = page.locator("button[formaction='/play/practice']")
+    if submit == "keys":
+        field.focus()
+        page.keyboard.type(name)
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        field.fill(name)
+        if submit == "enter":
+            button.press("Enter")
+        else:
+            button.click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    if after_countdown:
+        expect(page.locator("#countdown")).to_be_hidden()
+
+
+def host_table(
+    page: Page,
+    server: PlayServer,
+    seats: int,
+    bots: list[dict[str, Any]],
+    lang: str | None = None,
+) -> None:
+    """Anna hosts a table of ``seats`` with ``bots`` (through the API) and
+    opens its lobby, in ``lang`` if given; return once every seat is listed."""
+    answer: dict[str, Any] = page.request.post(
+        server.url + "/api/tables", data={"seats": seats, "name": "Anna", "bots": bots}
+    ).json()
+    query = f"?lang={lang}" if lang is not None else ""
+    page.goto(f"{server.url}/play/{answer['code']}{query}#t={answer['host_token']}")
+    expect(page.locator("#seat-list li")).to_have_count(seats)
+
+
+def sit_down_against_a_bot(page: Page, server: PlayServer, lang: str = "en") -> None:
+    """Host a two-seat table against a greedy bot and start it (a tap on a
+    touch screen, as on the device); return once the countdown has gone."""
+    host_table(page, server, 2, [{"seat": 1, "strategy": "greedy"}], lang)
+    start = page.locator("#start")
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        start.tap()
+    else:
+        start.click()
+    expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
