@@ -14,7 +14,7 @@ import pytest
 
 from ligretto.live.connection import OUTBOX_SIZE, Connection
 from ligretto.web.direct_send import SCOPE_KEY
-from ligretto.web.play.routes import _pump, _writer
+from ligretto.web.play.table_socket import _pump, _writer
 
 
 class FakeSocket:

@@ -25,7 +25,7 @@ from ligretto.live.seating import Seating, SeatingError
 from ligretto.rules.options import MIN_PLAYERS, RuleOptions
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
-from ligretto.web.play.routes import CreateTable, EndIn, OptionsIn
+from ligretto.web.play.table_spec import CreateTable, EndIn, OptionsIn
 
 # --------------------------------------------------------------------------
 # names (T1)

@@ -16,7 +16,7 @@ from pydantic import Field
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 
 # The Tafel's limits (T1), also read by pydantic where an end condition
-# arrives as JSON (``web/play/routes.py`` derives its model from this class).
+# arrives as JSON (``web/play/table_spec.py`` derives its model from this class).
 Target = Annotated[int, Field(ge=1, le=MAX_TARGET)]
 AgreedRounds = Annotated[int, Field(ge=1, le=MAX_AGREED_ROUNDS)]
 

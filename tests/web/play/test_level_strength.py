@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from ligretto.bots import Level
 from ligretto.simulate.calibrate import STRATEGIES, level_ratings, load_table
 from ligretto.web.app import create_app
-from ligretto.web.play.pages import level_strength
+from ligretto.web.play.levels import level_strength
 from ligretto.web.settings import Settings
 
 

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from ligretto.rules.actions import Action, Play, Recycle, Source, Turn
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-from ligretto.web.play.pages import PRACTICE_SEEDS, practice_deal
+from ligretto.web.play.quick_games import PRACTICE_SEEDS, practice_deal
 
 from .conftest import tables_of
 from .test_group_form import code_of

@@ -19,14 +19,9 @@ from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.play.routes import (
-    ELSEWHERE_RETRY,
-    CreateTable,
-    PlayApiError,
-    checked_group,
-    create_table,
-    registry_of,
-)
+from ligretto.web.play.app_tables import ELSEWHERE_RETRY, registry_of
+from ligretto.web.play.errors import PlayApiError
+from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
 from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(

@@ -1,13 +1,11 @@
-"""The pages of online play: open a table, and the table itself.
+"""The table form: open a table (``/play``), with a group picked or not.
 
-Server-rendered in the reader's language like the Tafel pages; the game
-runs in ``static/play/table.js`` over the WebSocket (docs/protocol.md).
+Server-rendered in the reader's language like the Tafel pages
+(``templates/play/new.html``); a refused form comes back filled in.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,34 +14,27 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ligretto.bots import LEVELS, Level, strategy_names
-from ligretto.live.registry import TableCapError, typed_code
-from ligretto.live.scorekeeping import EndCondition, GroupLink
-from ligretto.live.seating import BotSpec
-from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits
-from ligretto.rules.round import Round
-from ligretto.simulate.calibrate import level_ratings, load_table
-from ligretto.store.live_tables import TableElsewhereError
+from ligretto.bots import strategy_names
+from ligretto.live.registry import TableCapError
+from ligretto.live.scorekeeping import GroupLink
+from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
-from ligretto.web.deps import absolute
 from ligretto.web.forms import whole_field
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
-from ligretto.web.play.routes import (
-    ELSEWHERE_RETRY,
+from ligretto.web.pages.rendering import render
+from ligretto.web.play.app_tables import registry_of
+from ligretto.web.play.errors import PlayApiError
+from ligretto.web.play.levels import LEVEL_NAMES, level_seconds, level_strength
+from ligretto.web.play.table_spec import (
     BotIn,
     CreateTable,
     EndIn,
     GroupIn,
     OptionsIn,
-    PlayApiError,
     checked_group,
     create_table,
-    registry_of,
 )
-from ligretto.web.qr import qr_svg_document
 from ligretto.web.routing_headers import opened_table
 
 router = APIRouter(include_in_schema=False)
@@ -51,72 +42,14 @@ router = APIRouter(include_in_schema=False)
 MAX_SEATS = MAX_PLAYERS  # R1
 # Strategies offered on the page, the stronger ones first.
 OFFERED = ("watchful", "race-aware", "stack-first", "greedy", "random")
-LEVEL_NAMES = tuple(level.value for level in Level)
-# "Quick game against 3 bots": the person in seat 1 and three medium bots of
-# different styles (docs/bots.md, R7): one strong (watchful), one that plays
-# the stack first, one that simply plays whatever fits -- a table that feels
-# varied and beatable.  Default rules, a game to 99 points (T1).
-QUICK_BOTS = (("watchful", Level.MEDIUM), ("stack-first", Level.MEDIUM), ("greedy", Level.MEDIUM))
-# The practice round: one person against one bot that plays whatever fits,
-# at the easy level slowed down by half again (about 5 s for a card), one
-# round; the page shows hints from the legal actions (docs/online-play.md).
-PRACTICE_BOT = ("greedy", Level.EASY)
-PRACTICE_PACE = 1.5
-# The practice round's deals: seeds of two-player deals (R2) in which the
-# newcomer, following the hints, plays a 1 to the middle with the very first
-# move and then keeps finding cards that fit, with a few "turn three" in
-# between (tests/web/play/test_practice_deal.py checks every one with the
-# engine).  A random deal often starts with half a minute of turning three.
-PRACTICE_SEEDS = (725, 819, 1063, 1440, 1471, 797)
-# Tags of tables whose host's page starts the game as soon as it has the
-# table (a quick game, a practice round), and of the practice tables
-# (hints); kept with the table, so a restored table keeps them.
-AUTOSTART = "autostart"
-PRACTICE = "practice"
 
 
-def practice_deal(players: int, seed: int, options: RuleOptions) -> Round:
-    """The practice table's dealer: one of the chosen deals, picked by the
-    table's own random number (so practice rounds differ from each other)."""
-    return Round.deal(players, PRACTICE_SEEDS[seed % len(PRACTICE_SEEDS)], options)
-
-
-def level_seconds(pace: float = 1.0) -> dict[str, float]:
-    """Each level's typical time for a card that fits (notice + move, docs/bots.md)."""
-    return {
-        level.value: round((model.notice_median + model.move_median) * pace, 1)
-        for level, model in LEVELS.items()
-    }
-
-
-def _skill(value: int) -> str:
-    """A whole skill with a true minus sign (the easy bots rate below zero)."""
-    return f"\u2212{-value}" if value < 0 else str(value)
-
-
-@functools.cache
-def level_strength() -> dict[str, Any]:
-    """Each level's skill on the groups' OpenSkill scale, from the stored
-    calibration (``ligretto calibrate``, docs/bots.md): the range over the
-    rated strategies, weakest to strongest, and how many games it rests on."""
-    table = load_table()
-    return {
-        "games": table["games"],
-        "levels": {
-            row.level: _skill(row.low)
-            if row.low == row.high
-            else f"{_skill(row.low)} … {_skill(row.high)}"
-            for row in level_ratings(table)
-        },
-    }
-
-
-def _strategies() -> list[str]:
+def offered_strategies() -> list[str]:
     known = strategy_names()
     return [s for s in OFFERED if s in known] + [s for s in known if s not in OFFERED]
 
 
-def _form_defaults() -> dict[str, Any]:
+def form_defaults() -> dict[str, Any]:
     return {
         "name": "",
         "seats": 4,
@@ -144,7 +77,7 @@ def _form_defaults() -> dict[str, Any]:
 GROUP_ERRORS = {"group_not_found": "group_missing", "forbidden": "group_forbidden"}
 
 
-async def _read_group(
+async def read_group(
     request: Request, data: FormData, form: dict[str, Any], token_field: str = "group_token"
 ) -> tuple[GroupLink | None, str | None, int]:
     """The group picked on the form (hidden fields ``group``, ``group_token``).
@@ -174,7 +107,7 @@ async def _read_group(
     return link, None, 200
 
 
-def _name_error(raw: str, *, required: bool) -> str | None:
+def name_error_code(raw: str, *, required: bool) -> str | None:
     """The form's error code for a name, or ``None`` if it is a good one.
 
     The one name rule (T1, ``ligretto.tafel.names``): what the table
@@ -190,9 +123,9 @@ def _name_error(raw: str, *, required: bool) -> str | None:
     return None
 
 
-def _busy_page(request: Request, form: dict[str, Any], exc: TableCapError) -> HTMLResponse:
+def busy_page(request: Request, form: dict[str, Any], exc: TableCapError) -> HTMLResponse:
     """The table cap (503): the form comes back filled in, with when to retry."""
-    page = _new_page(request, form, ["busy"], 503)
+    page = new_page(request, form, ["busy"], 503)
     page.headers["Retry-After"] = str(exc.retry_after)
     return page
 
@@ -216,7 +149,7 @@ def _unknown_bots(form: dict[str, Any], seats: int) -> list[tuple[int, str, str]
     return unknown
 
 
-def _new_page(
+def new_page(
     request: Request,
     form: dict[str, Any],
     errors: list[str],
@@ -230,7 +163,7 @@ def _new_page(
             "form": form,
             "errors": errors,
             "unknown": unknown or [],
-            "strategies": _strategies(),
+            "strategies": offered_strategies(),
             "levels": LEVEL_NAMES,
             "level_seconds": level_seconds(),
             "level_strength": level_strength(),
@@ -243,59 +176,7 @@ def _new_page(
 
 @router.get("/play", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> HTMLResponse:
-    return _new_page(request, _form_defaults(), [])
-
-
-@router.get("/play/join", response_model=None)
-async def join_by_code(request: Request, code: str = "") -> Response:
-    """Join with a code: to the table the typed code names, or back to the
-    form with what is wrong.  Forgiving (``typed_code``); changes nothing.
-
-    Declared before ``/play/{code}``, which would take "join" for a code.
-    """
-    language = request_language(request)
-    typed = code[:32]
-    found = typed_code(typed)
-    if found is None:
-        error = gettext(
-            language,
-            N_("A table code has six letters and digits, e.g. %(code)s. Check it and try again."),
-            code="8DZAT9",  # an example in the alphabet of the codes
-        )
-        return _join_page(request, typed, error)
-    registry = registry_of(request.app)
-    try:
-        known = await registry.find(found) is not None
-    except (TableElsewhereError, TableCapError):
-        known = True  # busy or served elsewhere: the table page says when to come back
-    # A closed table's own page says why it closed.
-    if not known and await registry.closed_reason(found) is None:
-        error = gettext(
-            language,
-            N_("There is no table with the code %(code)s on this server. It may have ended."),
-            code=found,
-        )
-        return _join_page(request, typed, error)
-    return RedirectResponse(f"/play/{found}", status_code=303)
-
-
-def _join_page(request: Request, typed: str, error: str) -> HTMLResponse:
-    return render(
-        request, "play/join.html", {"typed": typed, "error": error}, status_code=404, path="/play"
-    )
-
-
-@router.get("/play/{code}/qr.svg", response_model=None)
-async def join_qr(request: Request, code: str) -> Response:
-    """The QR code of the table's join link, shown large in the lobby (a
-    friend across the room scans it).  Any code-shaped *code*: the table
-    page says whether the table is there."""
-    if typed_code(code) != code:
-        return Response(status_code=404)
-    svg = qr_svg_document(absolute(request, f"/play/{code}"))
-    return Response(
-        svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
-    )
+    return new_page(request, form_defaults(), [])
 
 
 @router.post("/play", response_model=None)
@@ -307,7 +188,7 @@ async def new_table(request: Request) -> Response:
         value = data.get(key, default)
         return value.strip() if isinstance(value, str) else default
 
-    form = _form_defaults()
+    form = form_defaults()
     form.update(
         name=text("name"),
         seats=text("seats", "4"),
@@ -325,13 +206,13 @@ async def new_table(request: Request) -> Response:
     )
     # Refusals travel as codes; play/new.html words them in the reader's language.
     errors: list[str] = []
-    group, group_error, group_status = await _read_group(request, data, form)
+    group, group_error, group_status = await read_group(request, data, form)
     if group_error is not None:
         errors.append(group_error)
     seats = whole_field(form["seats"])
     target = whole_field(form["target_other"] if form["target"] == "other" else form["target"])
     rounds = whole_field(form["rounds"])
-    name_error = _name_error(form["name"], required=False)
+    name_error = name_error_code(form["name"], required=False)
     if name_error is not None:
         errors.append(name_error)  # T1
     if seats is None or not MIN_PLAYERS <= seats <= player_limits(form["deck"])[1]:
@@ -346,10 +227,10 @@ async def new_table(request: Request) -> Response:
     if errors or seats is None or target is None or rounds is None:
         # A refused group alone answers like the group API (403/404).
         status = group_status if errors == [group_error] else 422
-        return _new_page(request, form, errors, status)
+        return new_page(request, form, errors, status)
     unknown = _unknown_bots(form, seats)
     if unknown:
-        return _new_page(request, form, [], 422, unknown)
+        return new_page(request, form, [], 422, unknown)
     bots = [
         BotIn(seat=i + 1, strategy=kind, level=form["seat_levels"][i])
         for i, kind in enumerate(form["seat_kinds"][: max(0, seats - 1)])
@@ -370,11 +251,11 @@ async def new_table(request: Request) -> Response:
             bots=bots,
         )
     except ValidationError:  # anything the checks above let through
-        return _new_page(request, form, ["seats"], 422)
+        return new_page(request, form, ["seats"], 422)
     try:
         table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
-        return _busy_page(request, form, exc)
+        return busy_page(request, form, exc)
     # The token travels in the fragment: it never reaches a server log.
     return RedirectResponse(
         f"/play/{table.code}#t={table.host_token}",
@@ -388,128 +269,9 @@ async def group_table_page(request: Request) -> HTMLResponse:
     """The form with a group picked: the group page's "Play online with this
     group" button without JavaScript (its id and token in the form body)."""
     data = await request.form()
-    form = _form_defaults()
-    _, error, status = await _read_group(request, data, form)
+    form = form_defaults()
+    _, error, status = await read_group(request, data, form)
     if error is not None:
         form.update(group="", group_token="")
-        return _new_page(request, form, [error], status)
-    return _new_page(request, form, [])
-
-
-@router.post("/play/quick", response_model=None)
-async def quick_game(request: Request) -> Response:
-    """One tap to play: seat 1 for the person, three bots, default rules, to 99.
-
-    The table is made by ``create_table`` like every other; the person lands
-    at it as host and the page starts the game once it has the table (the
-    countdown must not run while the page is still loading on a slow phone).
-    """
-    data = await request.form()
-    value = data.get("name", "")
-    name = value if isinstance(value, str) else ""
-    form = _form_defaults()
-    form["name"] = name.strip()
-    group, group_error, group_status = await _read_group(request, data, form)
-    if group_error is not None:
-        return _new_page(request, form, [group_error], group_status)
-    name_error = _name_error(name, required=True)
-    if name_error is not None:
-        return _new_page(request, form, [name_error], 422)
-    spec = CreateTable(
-        seats=1 + len(QUICK_BOTS),
-        name=clean_name(name),
-        bots=[BotIn(seat=i + 1, strategy=s, level=lv) for i, (s, lv) in enumerate(QUICK_BOTS)],
-    )
-    try:
-        table = create_table(registry_of(request.app), spec, group)
-    except TableCapError as exc:
-        return _busy_page(request, form, exc)
-    table.tags.add(AUTOSTART)
-    table.note()
-    # The token travels in the fragment: it never reaches a server log.
-    return RedirectResponse(
-        f"/play/{table.code}#t={table.host_token}",
-        status_code=303,
-        headers=opened_table(table.code),  # where the proxy sends the table's requests
-    )
-
-
-@router.post("/play/practice", response_model=None)
-async def practice_round(request: Request) -> Response:
-    """One tap to learn: a round against one slow bot, with hints on the page.
-
-    The deal is one of ``PRACTICE_SEEDS``: the first hint is a card to play.
-
-    The name is the one typed into the quick-game form, else the page's word
-    for "you" (sent along as ``fallback``).
-    """
-    data = await request.form()
-    name = "Player"
-    for key in ("name", "fallback"):
-        value = data.get(key, "")
-        try:
-            name = clean_name(value)  # T1: the one name rule
-        except InvalidNameError:
-            continue
-        break
-    registry = registry_of(request.app)
-    strategy, level = PRACTICE_BOT
-    try:
-        table = registry.create(
-            seats=2,
-            options=RuleOptions(),
-            end=EndCondition("rounds", 99, 1),
-            host_name=name,
-            bots=[BotSpec(1, strategy, level)],
-            settings=dataclasses.replace(
-                registry.settings,
-                bot_pace=registry.settings.bot_pace * PRACTICE_PACE,
-                dealer=practice_deal,
-            ),
-        )
-    except TableCapError as exc:
-        return _busy_page(request, _form_defaults(), exc)
-    table.tags |= {AUTOSTART, PRACTICE}
-    table.note()
-    return RedirectResponse(
-        f"/play/{table.code}#t={table.host_token}",
-        status_code=303,
-        headers=opened_table(table.code),  # where the proxy sends the table's requests
-    )
-
-
-@router.get("/play/{code}", response_class=HTMLResponse)
-async def table_page(request: Request, code: str) -> HTMLResponse:
-    registry = registry_of(request.app)
-    try:
-        table = await registry.find(code)
-    except TableElsewhereError:
-        # Another process serves it: this page comes back in a moment.
-        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
-        page.headers["Retry-After"] = str(ELSEWHERE_RETRY)
-        return page
-    except TableCapError as exc:
-        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
-        page.headers["Retry-After"] = str(exc.retry_after)
-        return page
-    if table is None:
-        closed = await registry.closed_reason(code[:16])
-        return render(
-            request,
-            "play/missing.html",
-            {"code": code[:12], "closed": closed},
-            status_code=404 if closed is None else 410,
-        )
-    practice = PRACTICE in table.tags
-    return render(
-        request,
-        "play/table.html",
-        {
-            "code": table.code,
-            "strategies": _strategies(),
-            "levels": LEVEL_NAMES,
-            "level_seconds": level_seconds(PRACTICE_PACE if practice else 1.0),
-            "practice": practice,
-            "autostart": AUTOSTART in table.tags,
-        },
-    )
+        return new_page(request, form, [error], status)
+    return new_page(request, form, [])

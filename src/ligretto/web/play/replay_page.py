@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ligretto.web.pages.rendering import render
-from ligretto.web.play.routes import registry_of
+from ligretto.web.play.app_tables import registry_of
 
 router = APIRouter(include_in_schema=False)
 

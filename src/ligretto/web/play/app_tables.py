@@ -1,0 +1,70 @@
+"""The app's table registry: started and stopped in the lifespan, found by
+every route of online play (and by the API's ``/api/tables``)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, HTTPException
+
+from ligretto.live.registry import TableRegistry
+from ligretto.live.scorekeeping import ScoreKeeper
+from ligretto.live.settings import TableSettings
+from ligretto.store.live_tables import LiveTableStore
+from ligretto.store.round_replays import Retention
+from ligretto.web.play.collector import CollectorSchedule
+
+
+def start_tables(
+    app: FastAPI,
+    *,
+    scorekeeper: ScoreKeeper | None = None,
+    settings: TableSettings | None = None,
+    store: LiveTableStore | None = None,
+    replays: Retention = "game",
+    replay_max_days: float = 0.0,
+    collector: CollectorSchedule | None = None,
+) -> TableRegistry:
+    """Give the app its table registry (in the lifespan, before serving);
+    with a ``store`` the tables are kept in the database (call
+    ``registry.restore()`` to bring back those that were open, then
+    ``app.state.collector.settle()``).
+
+    Timing comes from ``settings``, else from ``app.state.table_settings``
+    (tests set faster bots there), else the defaults.
+    """
+    settings = settings or getattr(app.state, "table_settings", None)
+    registry = TableRegistry(
+        scorekeeper=scorekeeper,
+        settings=settings,
+        store=store,
+        replays=replays,
+        replay_max_days=replay_max_days,
+    )
+    # Real-time play: the collector's pauses stop every table (collector.py).
+    schedule = collector or CollectorSchedule()
+    schedule.start()
+    app.state.collector = schedule
+    app.state.tables = registry
+    return registry
+
+
+async def stop_tables(app: FastAPI) -> None:
+    """Stop every table task (in the lifespan, at shutdown)."""
+    registry: TableRegistry | None = getattr(app.state, "tables", None)
+    if registry is not None:
+        await registry.stop()
+    schedule: CollectorSchedule | None = getattr(app.state, "collector", None)
+    if schedule is not None:
+        await schedule.stop()
+
+
+#: Seconds after which a request for a table another process serves is
+#: worth repeating (its lease is renewed every few seconds and runs out
+#: after ``LEASE_SECONDS`` when that process died).
+ELSEWHERE_RETRY = 5
+
+
+def registry_of(app: object) -> TableRegistry:
+    registry: TableRegistry | None = getattr(getattr(app, "state", None), "tables", None)
+    if registry is None:  # pragma: no cover - a wiring error, not user input
+        raise HTTPException(503, "online play is not running")
+    return registry
