@@ -43,3 +43,33 @@ def test_an_unknown_level_is_refused() -> None:
     result = runner.invoke(app, ["tune", "--level", "superhuman", "--rounds", "2"])
     assert result.exit_code != 0
     assert "superhuman" in result.output
+
+
+def test_fresh_generations_play_new_rounds_and_give_the_search_mean() -> None:
+    # Round i of a block is the same deal for every candidate; a block
+    # starting later is other deals (so a generation cannot fit its rounds).
+    (early,) = evaluate([WATCHFUL_LIKE.vector()], rounds=4, seed=9)
+    (later,) = evaluate([WATCHFUL_LIKE.vector()], rounds=4, seed=9, first=2)
+    assert later[:2] == early[2:] and len(later) == 4
+    seen: list[int] = []
+    result = tune(
+        generations=2,
+        rounds=3,
+        seed=5,
+        popsize=4,  # two parents: their weighted mean is no candidate
+        fresh=True,
+        on_generation=lambda g: seen.append(g.number),
+    )
+    assert seen == [1, 2]
+    # The result is CMA-ES's mean, which no candidate it asked for equals.
+    assert result.weights.vector() not in {g.best for g in result.generations}
+    # Its gain is measured on rounds 6…8 (after the two generations' blocks).
+    (held_out,) = evaluate([result.weights.vector()], rounds=3, seed=5, first=6)
+    assert result.gain == sum(held_out) / 3
+
+
+def test_the_command_says_which_gain_it_prints() -> None:
+    args = ["tune", "--generations", "1", "--rounds", "2", "--popsize", "2", "--seed", "3"]
+    result = runner.invoke(app, [*args, "--fresh"])
+    assert result.exit_code == 0, result.output
+    assert "the mean's gain on fresh rounds:" in result.output

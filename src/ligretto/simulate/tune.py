@@ -9,6 +9,13 @@ rival's seats, R5). Every candidate of a run plays the same rounds
 ``derive_seed(seed, i)`` for all of them), so the differences between
 candidates are differences of decisions, not of deals.
 
+With ``fresh`` every generation plays a block of rounds of its own
+(generation ``g`` plays rounds ``(g-1)·rounds … g·rounds-1``), so no weight
+vector can fit one set of deals, and the result is the search's mean
+(CMA-ES's ``xfavorite``), not the best-scoring candidate: the best of
+many noisy scores is mostly the luck of its rounds, while the mean moves
+only where the whole population gained.
+
 CMA-ES (the ``cma`` package) suits this: a small continuous weight vector,
 a noisy objective without gradients, and a well-kept library that does
 only this. The search starts at ``watchful`` written as weights
@@ -84,15 +91,17 @@ def evaluate(
     rounds: int,
     seed: int,
     workers: int = 1,
+    first: int = 0,
 ) -> list[list[float]]:
-    """Each candidate's paired differences over rounds ``0 … rounds-1`` of ``seed``."""
+    """Each candidate's paired differences over rounds ``first … first+rounds-1`` of ``seed``."""
+    blocks = [range(first + part.start, first + part.stop) for part in chunked(rounds, CHUNK)]
     jobs = [
         (tuple(float(x) for x in c), rival, level, seed, part)
         for c in candidates
-        for part in chunked(rounds, CHUNK)
+        for part in blocks
     ]
     parts = list(run_chunks(_chunk, jobs, workers))
-    per = len(chunked(rounds, CHUNK))
+    per = len(blocks)
     return [
         [d for part in parts[k * per : (k + 1) * per] for d in part] for k in range(len(candidates))
     ]
@@ -107,9 +116,15 @@ def tune(
     level: str = "medium",
     workers: int = 1,
     popsize: int | None = None,
+    fresh: bool = False,
     on_generation: Callable[[Generation], None] | None = None,
 ) -> TuneResult:
-    """Run CMA-ES for ``generations``; the best candidate seen and every generation."""
+    """Run CMA-ES for ``generations``; its result and every generation.
+
+    The result is the best candidate seen (all generations on the same
+    rounds), or with ``fresh`` the search's final mean, its gain measured
+    on one more block of fresh rounds.
+    """
     if generations < 1 or rounds < 2:
         raise ValueError("tuning needs at least 1 generation and 2 rounds per candidate")
     reaction_model(level)  # an unknown level is refused before any work
@@ -128,7 +143,10 @@ def tune(
     history: list[Generation] = []
     for number in range(1, generations + 1):
         asked = [tuple(float(x) for x in c) for c in es.ask()]
-        diffs = evaluate(asked, rival=rival, level=level, rounds=rounds, seed=seed, workers=workers)
+        first = (number - 1) * rounds if fresh else 0
+        diffs = evaluate(
+            asked, rival=rival, level=level, rounds=rounds, seed=seed, workers=workers, first=first
+        )
         gains = [sum(d) / len(d) for d in diffs]
         es.tell([list(c) for c in asked], [-g for g in gains])  # cma minimises
         top = max(range(len(asked)), key=gains.__getitem__)
@@ -140,6 +158,18 @@ def tune(
         history.append(generation)
         if on_generation is not None:
             on_generation(generation)
+    if fresh:
+        mean = tuple(float(x) for x in es.result.xfavorite)
+        (held_out,) = evaluate(
+            [mean],
+            rival=rival,
+            level=level,
+            rounds=rounds,
+            seed=seed,
+            workers=workers,
+            first=generations * rounds,
+        )
+        return TuneResult(Weights.from_vector(mean), sum(held_out) / len(held_out), tuple(history))
     return TuneResult(Weights.from_vector(best), best_gain, tuple(history))
 
 
@@ -166,6 +196,13 @@ def tune_command(
     popsize: Annotated[
         int | None, typer.Option(min=2, help="Candidates per generation (default: CMA-ES's).")
     ] = None,
+    fresh: Annotated[
+        bool,
+        typer.Option(
+            help="New rounds each generation; the result is the search's mean, "
+            "its gain measured on one more fresh block."
+        ),
+    ] = False,
 ) -> None:
     """Tune the `tuned` strategy's weights with CMA-ES against a rival at one level.
 
@@ -183,6 +220,7 @@ def tune_command(
             level=level,
             workers=workers,
             popsize=popsize,
+            fresh=fresh,
             on_generation=lambda g: typer.echo(
                 f"generation {g.number:3d}: best {g.best_gain:+.3f}, "
                 f"mean {g.mean_gain:+.3f} points/round, sigma {g.sigma:.3f}; "
@@ -191,5 +229,6 @@ def tune_command(
         )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    typer.echo(f"best gain on the tuning rounds: {result.gain:+.3f} points/round")
+    what = "the mean's gain on fresh rounds" if fresh else "best gain on the tuning rounds"
+    typer.echo(f"{what}: {result.gain:+.3f} points/round")
     typer.echo(weights_source(result.weights))
