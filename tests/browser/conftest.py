@@ -9,6 +9,7 @@ screenshot into ``test-artifacts/`` (gitignored) for people to look at.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from helpers.browser import (
@@ -91,9 +93,17 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         return page
 
     yield make
-    with watchdog("closing a test's browser contexts"):
-        for context in contexts:
-            context.close()
+    with watchdog("closing a test's browser contexts") as dog:
+        try:
+            for context in contexts:
+                context.close()
+        except PlaywrightError:
+            if not dog.fired:
+                raise
+            # The test itself is done and judged; only Chromium's shutdown
+            # hung (killed above, the stacks printed): said, not failed.
+            # The module's later tests then meet a closed browser and fail.
+            warnings.warn("Chromium hung closing this test's contexts and was killed", stacklevel=1)
     assert not blocked, f"the Content-Security-Policy blocked: {blocked}"
 
 

@@ -117,5 +117,7 @@ def test_t6_a_watcher_opening_the_page_hears_nothing_however_many_rounds(
     # The next change is the first thing it hears.
     enter_stacks(keeper, 0, {1: 4, 2: 2})
     expect(watcher.locator("#announce")).to_contain_text("Round 2: waiting for the middle")
+    # The scorekeeper's save has landed too (its page shows the middle step).
+    keeper.locator("#middle-0").wait_for(timeout=30_000)
     texts = said(watcher)
     assert len(texts) == 1 and "Round 2" in texts[0], texts

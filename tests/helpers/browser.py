@@ -68,39 +68,50 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _unstick(what: str, kill: bool) -> None:
-    """Say where the test process hangs, then kill its Chromium.
+class Watchdog:
+    """What :func:`watchdog` did: ``fired`` once it had to step in."""
 
-    Chromium now and then does not exit when asked (a known, rare hang of
-    its shutdown), and Playwright waits for the process without a limit.
-    Killed, it lets ``Browser.close`` return as if it had exited; a
-    context's close raises instead of waiting for ever (that test fails
-    where it hung, with the stacks to show why).
-    """
-    print(f"\n{what} still hangs after {UNSTICK_AFTER:.0f} s; the stacks:", file=sys.stderr)
-    faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
-    if not kill:
-        return
-    for pid in reversed(_descendants(os.getpid())):
-        try:
-            command = Path(f"/proc/{pid}/cmdline").read_bytes()
-            if b"chromium" in command:
-                os.kill(pid, signal.SIGKILL)
-        except OSError:
-            continue
+    def __init__(self, what: str, kill: bool) -> None:
+        self.what = what
+        self.kill = kill
+        self.fired = False
+
+    def unstick(self) -> None:
+        """Say where the test process hangs, then kill its Chromium.
+
+        Chromium now and then does not close when asked (a known, rare hang
+        of its shutdown), and Playwright waits for it without a limit.
+        Killed, it lets ``Browser.close`` return as if it had exited; a
+        context's close raises instead of waiting for ever.
+        """
+        self.fired = True
+        print(
+            f"\n{self.what} still hangs after {UNSTICK_AFTER:.0f} s; the stacks:", file=sys.stderr
+        )
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        if not self.kill:
+            return
+        for pid in reversed(_descendants(os.getpid())):
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                if b"chromium" in command:
+                    os.kill(pid, signal.SIGKILL)
+            except OSError:
+                continue
 
 
 @contextmanager
-def watchdog(what: str, *, kill: bool = True) -> Iterator[None]:
+def watchdog(what: str, *, kill: bool = True) -> Iterator[Watchdog]:
     """Run a closing step that must not hang a test run (Playwright's closes wait unbounded).
 
     ``kill=False`` only shows the stacks (a step that ends by itself, later).
     """
-    timer = threading.Timer(UNSTICK_AFTER, _unstick, args=(what, kill))
+    dog = Watchdog(what, kill)
+    timer = threading.Timer(UNSTICK_AFTER, dog.unstick)
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield dog
     finally:
         timer.cancel()
 
