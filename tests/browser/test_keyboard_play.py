@@ -20,7 +20,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.axe import audit
 from helpers.browser import PHONE, PlayServer
-from helpers.play import serve_play, start_practice
+from helpers.play import serve_play, start_practice, tools_in_view
 
 pytestmark = pytest.mark.browser
 
@@ -101,7 +101,7 @@ def test_question_mark_shows_the_keys(
 def reader_on(page: Page, locale: str) -> None:
     toggle = page.locator("#reader-toggle")
     # The tools sit behind the help button on a phone.
-    if not toggle.is_visible():
+    if not tools_in_view(page):
         page.keyboard.press("?")
     toggle.focus()
     page.keyboard.press("Enter")

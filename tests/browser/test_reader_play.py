@@ -25,7 +25,7 @@ from playwright.sync_api import Locator, Page, ViewportSize, expect
 from helpers.axe import AXE, OPTIONS
 from helpers.browser import PHONE, PlayServer, serving
 from helpers.live_client import Person
-from helpers.play import serve_play, start_practice
+from helpers.play import serve_play, start_practice, tools_in_view
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -92,7 +92,7 @@ TEXT: dict[str, dict[str, str]] = {
 def turn_reader_on(page: Page, lang: str = "en") -> None:
     """The "Screen reader" toggle, found by its name (behind "How to play" on a phone)."""
     toggle = reader_toggle(page, lang)
-    if not toggle.is_visible():
+    if not tools_in_view(page):
         page.get_by_role("button", name=TEXT[lang]["help"]).press("Enter")
     toggle.press("Enter")
     expect(toggle).to_have_attribute("aria-pressed", "true")

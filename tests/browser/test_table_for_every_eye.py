@@ -21,7 +21,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.axe import audit
 from helpers.browser import PHONE, PlayServer, serving
-from helpers.play import sit_down_against_a_bot
+from helpers.play import sit_down_against_a_bot, tools_in_view
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -81,7 +81,7 @@ def sit_down(page: Page, server: PlayServer, lang: str = "en") -> None:
 
 def open_tools(page: Page) -> None:
     """On a phone the table's tools are behind the "?" beside my cards."""
-    if not page.locator("#contrast-toggle").is_visible():
+    if not tools_in_view(page):
         page.locator("#help").click()
     expect(page.locator("#contrast-toggle")).to_be_visible()
 

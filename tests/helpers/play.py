@@ -90,3 +90,14 @@ def sit_down_against_a_bot(page: Page, server: PlayServer, lang: str = "en") -> 
         start.click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+
+
+def tools_in_view(page: Page) -> bool:
+    """Wait until the table shows its tools, or the help button they sit
+    behind on a phone; say whether the tools themselves are in view.
+
+    ``is_visible`` alone answers at once: asked while the lobby still gives
+    way to the table, it saw neither, and a test went for the help button a
+    laptop does not show."""
+    expect(page.locator("#reader-toggle, #help").filter(visible=True).first).to_be_visible()
+    return page.locator("#reader-toggle").is_visible()
