@@ -16,10 +16,9 @@ from pydantic import BaseModel
 from ligretto.live.protocol import TableInfo
 from ligretto.live.registry import TableCapError, TableRegistry
 from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
-from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.play.app_tables import ELSEWHERE_RETRY, registry_of
+from ligretto.web.play.app_tables import find_table, registry_of
 from ligretto.web.play.errors import PlayApiError
 from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
 from ligretto.web.routing_headers import TABLE_HEADER
@@ -56,7 +55,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
     try:
         group = await checked_group(request.app, spec.group)
     except PlayApiError as exc:
-        raise ApiError(exc.status, exc.code, exc.detail, headers=exc.headers) from None
+        raise api_error(exc) from None
     try:
         table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
@@ -84,16 +83,9 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
 async def get_table(code: str, request: Request) -> TableInfo:
     """A table's seats and phase, as anyone at it may see them."""
     try:
-        table = await registry_of(request.app).find(code)
-    except TableElsewhereError:
-        raise ApiError(
-            503,
-            "table_elsewhere",
-            "another server process serves this table; try again shortly",
-            headers={"Retry-After": str(ELSEWHERE_RETRY)},
-        ) from None
-    if table is None:
-        raise ApiError(404, "no_such_table", "no table with this code")
+        table = await find_table(request.app, code)
+    except PlayApiError as exc:
+        raise api_error(exc) from None
     return table.info()
 
 
@@ -165,3 +157,8 @@ async def _kept_round(registry: TableRegistry, code: str, n: int) -> dict[str, A
     if table is not None and n > table.state.rounds:
         return None
     return await asyncio.to_thread(replays.get, code, n)
+
+
+def api_error(exc: PlayApiError) -> ApiError:
+    """An error of online play's routes, answered by the API's own handler."""
+    return ApiError(exc.status, exc.code, exc.detail, headers=exc.headers)

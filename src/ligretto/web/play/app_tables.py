@@ -4,13 +4,17 @@ every route of online play (and by the API's ``/api/tables``)."""
 from __future__ import annotations
 
 from fastapi import FastAPI, HTTPException
+from fastapi.responses import RedirectResponse
 
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import ScoreKeeper
 from ligretto.live.settings import TableSettings
-from ligretto.store.live_tables import LiveTableStore
+from ligretto.live.table import Table
+from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.store.round_replays import Retention
 from ligretto.web.play.collector import CollectorSchedule
+from ligretto.web.play.errors import PlayApiError
+from ligretto.web.routing_headers import opened_table
 
 
 def start_tables(
@@ -68,3 +72,33 @@ def registry_of(app: object) -> TableRegistry:
     if registry is None:  # pragma: no cover - a wiring error, not user input
         raise HTTPException(503, "online play is not running")
     return registry
+
+
+async def find_table(app: object, code: str) -> Table:
+    """The table with this ``code``, or the answer that explains why not:
+    404 ``no_such_table``, or 503 ``table_elsewhere`` with ``Retry-After``
+    while another process holds the table's lease."""
+    try:
+        table = await registry_of(app).find(code)
+    except TableElsewhereError:
+        raise PlayApiError(
+            503,
+            "table_elsewhere",
+            "another server process serves this table; try again shortly",
+            {"Retry-After": str(ELSEWHERE_RETRY)},
+        ) from None
+    if table is None:
+        raise PlayApiError(404, "no_such_table", "there is no table with this code")
+    return table
+
+
+def to_table(table: Table) -> RedirectResponse:
+    """The answer to a form that opened ``table``: its page, as its host.
+
+    The host's token travels in the fragment, so it never reaches a server
+    log; the header tells the proxy which process serves the table."""
+    return RedirectResponse(
+        f"/play/{table.code}#t={table.host_token}",
+        status_code=303,
+        headers=opened_table(table.code),
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -23,7 +23,7 @@ from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROU
 from ligretto.tafel.names import InvalidNameError, clean_name
 from ligretto.web.forms import whole_field
 from ligretto.web.pages.rendering import render
-from ligretto.web.play.app_tables import registry_of
+from ligretto.web.play.app_tables import registry_of, to_table
 from ligretto.web.play.errors import PlayApiError
 from ligretto.web.play.levels import LEVEL_NAMES, level_seconds, level_strength
 from ligretto.web.play.table_spec import (
@@ -35,7 +35,6 @@ from ligretto.web.play.table_spec import (
     checked_group,
     create_table,
 )
-from ligretto.web.routing_headers import opened_table
 
 router = APIRouter(include_in_schema=False)
 
@@ -256,12 +255,7 @@ async def new_table(request: Request) -> Response:
         table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
         return busy_page(request, form, exc)
-    # The token travels in the fragment: it never reaches a server log.
-    return RedirectResponse(
-        f"/play/{table.code}#t={table.host_token}",
-        status_code=303,
-        headers=opened_table(table.code),  # where the proxy sends the table's requests
-    )
+    return to_table(table)
 
 
 @router.post("/play/group", response_class=HTMLResponse)

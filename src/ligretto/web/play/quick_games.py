@@ -15,7 +15,7 @@ from ligretto.live.seating import BotSpec
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.tafel.names import InvalidNameError, clean_name
-from ligretto.web.play.app_tables import registry_of
+from ligretto.web.play.app_tables import registry_of, to_table
 from ligretto.web.play.pages import busy_page, form_defaults, name_error_code, new_page, read_group
 from ligretto.web.play.table_spec import BotIn, CreateTable, create_table
 from ligretto.web.routing_headers import opened_table
@@ -81,12 +81,7 @@ async def quick_game(request: Request) -> Response:
         return busy_page(request, form, exc)
     table.tags.add(AUTOSTART)
     table.note()
-    # The token travels in the fragment: it never reaches a server log.
-    return RedirectResponse(
-        f"/play/{table.code}#t={table.host_token}",
-        status_code=303,
-        headers=opened_table(table.code),  # where the proxy sends the table's requests
-    )
+    return to_table(table)
 
 
 @router.post("/play/practice", response_model=None)

@@ -7,8 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ligretto.store.live_tables import TableElsewhereError
-from ligretto.web.play.app_tables import ELSEWHERE_RETRY, registry_of
+from ligretto.web.play.app_tables import find_table
 from ligretto.web.play.errors import PlayApiError, PlayRoute
 from ligretto.web.qr import qr_svg
 
@@ -34,17 +33,7 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
     and comes back only to its holder; the link carries it in the fragment
     (``#seat=…``), which browsers send neither to servers nor in Referer.
     """
-    try:
-        table = await registry_of(request.app).find(code)
-    except TableElsewhereError:
-        raise PlayApiError(
-            503,
-            "table_elsewhere",
-            "another server process serves this table; try again shortly",
-            {"Retry-After": str(ELSEWHERE_RETRY)},
-        ) from None
-    if table is None:
-        raise PlayApiError(404, "no_such_table", "there is no table with this code")
+    table = await find_table(request.app, code)
     if table.seat_of_token(body.token) is None:
         raise PlayApiError(404, "bad_token", "no seat at this table belongs to this token")
     url = f"{str(request.base_url).rstrip('/')}/play/{table.code}#seat={body.token}"
