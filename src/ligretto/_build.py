@@ -53,6 +53,7 @@ COMPILED: tuple[str, ...] = (
     "ligretto/bots/bot.py",
     "ligretto/bots/strategies.py",
     "ligretto/bots/timing.py",
+    "ligretto/bots/tuned.py",
 )
 
 #: The build's record of the compiled sources' hashes (relative to ``src``).

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import ClassVar
 
-from ligretto.bots.strategies import Strategy, _chores, _refill, register
+from ligretto.bots.strategies import Strategy, _chores, _refill, _rival_codes, register
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Source, Turn
 
@@ -200,24 +200,22 @@ class Tuned(Strategy):
         me = view.viewer
         if me is None:
             return False
-        seats = view.seats
-        own = seats[me]
-        shown: set[int] = set()
-        for seat in seats:
-            if seat.seat == me:
-                continue
-            for card in (seat.stack_top, seat.discard_top, *[p.top for p in seat.row]):
-                if card is not None:
-                    shown.add(card.code)
-        if not shown:
+        own = view.seats[me]
+        mine = (own.stack_top, own.discard_top, *[p.top for p in own.row])
+        # Own open cards first (a handful), the other seats' only when one
+        # of them could be waited for: most looks end here.
+        befores = [
+            (index, card.code - 1)
+            for index, card in enumerate(mine)
+            if card is not None and card.code % 10 != 0  # a 1 would fit already
+        ]
+        if not befores:
             return False
+        shown = _rival_codes(view)
         tops: set[int] | None = None
         count = 0
         stack_soon = False
-        for index, card in enumerate((own.stack_top, own.discard_top, *[p.top for p in own.row])):
-            if card is None or card.code % 10 == 0:  # a 1 would fit already
-                continue
-            before = card.code - 1
+        for index, before in befores:
             if before not in shown:
                 continue
             if before % 10 != 0:  # not a 1: its pile must want it now
