@@ -61,7 +61,29 @@ def _check(r: Round, seat: int) -> list[Action]:
     assert r.first_action(seat) is (no_stores[0] if no_stores else None)
     # asked again (a seat found without a fitting card is skipped until a card moves)
     assert r.first_play(seat) is _expected(legal, None)
+    _check_open_cards(r, seat)
     return legal
+
+
+def _check_open_cards(r: Round, seat: int) -> None:
+    """The open-card queries say what the seat's view shows (R3: the tops)."""
+    view = r.view(seat)
+    for shown in view.seats:
+        tops = (shown.stack_top, shown.discard_top, *[p.top for p in shown.row])
+        codes = [-1 if card is None else card.code for card in tops]
+        assert r.open_codes(shown.seat) == codes == view.open_codes(shown.seat)
+    others = {
+        card.code
+        for shown in view.seats
+        if shown.seat != seat
+        for card in (shown.stack_top, shown.discard_top, *[p.top for p in shown.row])
+        if card is not None
+    }
+    assert r.rival_codes(seat) == others == view.rival_codes()
+    everyone = {c for s in range(len(view.seats)) for c in r.open_codes(s) if c >= 0}
+    assert r.rival_codes(None) == everyone == r.view(None).rival_codes()
+    unclosed = {pile.top.code for pile in view.middle if pile.top.value != 10}
+    assert r.open_pile_tops() == unclosed == view.open_pile_tops()
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
@@ -95,6 +117,8 @@ def test_queries_check_the_seat() -> None:
         r.first_action(2)
     with pytest.raises(Exception, match="no seat"):
         r.plays(-1)
+    with pytest.raises(Exception, match="no seat"):
+        r.open_codes(2)
 
 
 @pytest.mark.parametrize("options", OPTIONS[::3], ids=str)

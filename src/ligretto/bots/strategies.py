@@ -324,7 +324,7 @@ class RaceAware(Strategy):
         return _chores(view)
 
     def _best_play(self, view: BotView, plays: Sequence[Play]) -> Play:
-        rivals = _rival_codes(view)
+        rivals = view.rival_codes()
         base = self.base
         bonus = self.contested_bonus
         best: Play = plays[0]
@@ -338,23 +338,6 @@ class RaceAware(Strategy):
             if key > best_key:
                 best, best_key = play, key
         return best
-
-
-def _rival_codes(view: BotView) -> set[int]:
-    """Codes of the cards other seats could play now: their open cards."""
-    codes: set[int] = set()
-    me = view.viewer
-    for seat in view.seats:
-        if seat.seat == me:
-            continue
-        if seat.stack_top is not None:
-            codes.add(seat.stack_top.code)
-        if seat.discard_top is not None:
-            codes.add(seat.discard_top.code)
-        for position in seat.row:
-            if position.top is not None:
-                codes.add(position.top.code)
-    return codes
 
 
 class Watchful(RaceAware):
@@ -405,22 +388,20 @@ def _worth_watching(view: BotView) -> bool:
     me = view.viewer
     if me is None:
         return False
-    seats = view.seats
-    own = seats[me]
     befores = [
-        card.code - 1
-        for card in (own.stack_top, own.discard_top, *[p.top for p in own.row])
-        if card is not None and card.code % 10 != 0  # a 1 would fit already
+        code - 1
+        for code in view.open_codes(me)
+        if code >= 0 and code % 10 != 0  # a 1 would fit already
     ]
     if not befores:
         return False
-    shown = _rival_codes(view)
+    shown = view.rival_codes()
     wanted = [b for b in befores if b in shown]
     if not wanted:
         return False
     if any(b % 10 == 0 for b in wanted):
         return True  # another seat shows the 1 before my 2
-    tops = {pile.top.code for pile in view.middle if not pile.closed}
+    tops = view.open_pile_tops()
     return any(b - 1 in tops for b in wanted)
 
 

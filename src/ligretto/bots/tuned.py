@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import ClassVar
 
-from ligretto.bots.strategies import Strategy, _chores, _refill, _rival_codes, register
+from ligretto.bots.strategies import Strategy, _chores, _refill, register
 from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Source, Turn
 
@@ -160,17 +160,8 @@ class Tuned(Strategy):
 
     def _best_play(self, view: BotView, plays: Sequence[Play], w: Weights) -> tuple[Play, float]:
         me = view.viewer
-        rivals: set[int] = set()
-        own: set[int] = set()
-        for seat in view.seats:
-            codes = own if seat.seat == me else rivals
-            if seat.stack_top is not None:
-                codes.add(seat.stack_top.code)
-            if seat.discard_top is not None:
-                codes.add(seat.discard_top.code)
-            for position in seat.row:
-                if position.top is not None:
-                    codes.add(position.top.code)
+        rivals = view.rival_codes()
+        own = set() if me is None else {c for c in view.open_codes(me) if c >= 0}
         piles = max(1, len(view.middle))
         best = plays[0]
         best_score = float("-inf")
@@ -200,18 +191,16 @@ class Tuned(Strategy):
         me = view.viewer
         if me is None:
             return False
-        own = view.seats[me]
-        mine = (own.stack_top, own.discard_top, *[p.top for p in own.row])
         # Own open cards first (a handful), the other seats' only when one
         # of them could be waited for: most looks end here.
         befores = [
-            (index, card.code - 1)
-            for index, card in enumerate(mine)
-            if card is not None and card.code % 10 != 0  # a 1 would fit already
+            (index, code - 1)
+            for index, code in enumerate(view.open_codes(me))  # 0: the stack top
+            if code >= 0 and code % 10 != 0  # a 1 would fit already
         ]
         if not befores:
             return False
-        shown = _rival_codes(view)
+        shown = view.rival_codes()
         tops: set[int] | None = None
         count = 0
         stack_soon = False
@@ -220,7 +209,7 @@ class Tuned(Strategy):
                 continue
             if before % 10 != 0:  # not a 1: its pile must want it now
                 if tops is None:
-                    tops = {pile.top.code for pile in view.middle if not pile.closed}
+                    tops = view.open_pile_tops()
                 if before - 1 not in tops:
                     continue
             count += 1

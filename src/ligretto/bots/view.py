@@ -49,3 +49,16 @@ class BotView(Protocol):
     def turn_or_recycle(self) -> Action | None:
         """``turn`` or ``recycle`` if either is among ``actions`` (R3), else ``None``."""
         ...
+
+    def open_codes(self, seat: int) -> Sequence[int]:
+        """Codes of ``seat``'s open cards: stack top, discard top, then each
+        row position's top; ``-1`` where there is none."""
+        ...
+
+    def rival_codes(self) -> set[int]:
+        """Codes of the open cards of every seat but the viewer's (R3)."""
+        ...
+
+    def open_pile_tops(self) -> set[int]:
+        """Codes of the tops of the middle piles no 10 has closed (R3)."""
+        ...

@@ -578,6 +578,43 @@ class Round:
             return RECYCLE
         return None
 
+    # Queries for a strategy that weighs races: what every seat shows
+    # openly (R3: only tops are playable), without building the views.
+
+    def open_codes(self, seat: int) -> list[int]:
+        """Codes of ``seat``'s open cards: its stack top, its discard top,
+        then each row position's top; ``-1`` where there is none."""
+        if type(seat) is not int or not 0 <= seat < self._players:
+            self._check_seat(seat)
+        stack = self._stack[seat]
+        discard = self._discard[seat]
+        codes = [stack[-1] if stack else -1, discard[-1] if discard else -1]
+        for cell in self._row[seat]:
+            codes.append(cell[-1] if cell else -1)
+        return codes
+
+    def rival_codes(self, seat: int | None) -> set[int]:
+        """Codes of the open cards of every seat but ``seat`` (all seats
+        for ``None``): the cards the others could play now."""
+        codes: set[int] = set()
+        for other in range(self._players):
+            if other == seat:
+                continue
+            stack = self._stack[other]
+            if stack:
+                codes.add(stack[-1])
+            discard = self._discard[other]
+            if discard:
+                codes.add(discard[-1])
+            for cell in self._row[other]:
+                if cell:
+                    codes.add(cell[-1])
+        return codes
+
+    def open_pile_tops(self) -> set[int]:
+        """Codes of the tops of the middle piles no 10 has closed (R3)."""
+        return {top for top in self._pile_top if top % 10 != 9}
+
     def first_action(self, seat: int) -> Action | None:
         """The first entry of :meth:`legal_actions` that is no row-storage
         move (R6): the first play, else the first manual refill, else

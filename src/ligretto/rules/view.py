@@ -123,6 +123,25 @@ class TableView(FrozenValue):
                 return action
         return None
 
+    def open_codes(self, seat: int) -> list[int]:
+        """Codes of ``seat``'s open cards: stack top, discard top, then each
+        row position's top; ``-1`` where there is none."""
+        view = self.seats[seat]
+        cards = (view.stack_top, view.discard_top, *[p.top for p in view.row])
+        return [-1 if card is None else card.code for card in cards]
+
+    def rival_codes(self) -> set[int]:
+        """Codes of the open cards of every seat but the viewer's."""
+        codes: set[int] = set()
+        for seat in self.seats:
+            if seat.seat != self.viewer:
+                codes.update(c for c in self.open_codes(seat.seat) if c >= 0)
+        return codes
+
+    def open_pile_tops(self) -> set[int]:
+        """Codes of the tops of the middle piles no 10 has closed (R3)."""
+        return {pile.top.code for pile in self.middle if not pile.closed}
+
     @property
     def me(self) -> SeatView | None:
         """The viewer's own seat (``None`` for a watcher)."""

@@ -130,6 +130,17 @@ class SeatSight:
             self._plays = self._round.plays(self._seat)
         return self._plays
 
+    # What every seat shows, asked of the round without building the views.
+
+    def open_codes(self, seat: int) -> list[int]:
+        return self._round.open_codes(seat)
+
+    def rival_codes(self) -> set[int]:
+        return self._round.rival_codes(self._seat)
+
+    def open_pile_tops(self) -> set[int]:
+        return self._round.open_pile_tops()
+
     def _table(self) -> TableView:
         if self._public is None:
             self._public = self._round.view(None)
