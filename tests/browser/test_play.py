@@ -50,6 +50,15 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
     )
 
 
+def wait_until_it_fits(page: Page, source: str) -> None:
+    """Wait until the own card at ``source`` carries the "fits" mark: the
+    page has drawn the view that lists its moves. The phase turns to
+    "playing" with the table's message; on a slow machine the seat's view,
+    with its moves, may come a moment later, and a tap before it finds
+    nothing to do."""
+    expect(page.locator(f'#mine [data-source="{source}"]')).to_have_class(re.compile(r"\bcan\b"))
+
+
 def two_red_piles_and_busy_bots(players: int, seed: int, options: RuleOptions) -> Round:
     """Piles 0 and 1 are both R1 and seat 0 has R2 at row position 0; two bot
     seats hold no open card that fits, so they turn three again and again.
@@ -281,6 +290,7 @@ def test_a_card_that_fits_two_piles_asks_which_and_keys_choose(
     open_two_seat_table(page, staged_server, "greedy")  # slowed right down: it waits
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    wait_until_it_fits(page, "row0")
     page.keyboard.press("1")  # row position 0: R2 fits on both red piles
     targets = page.locator("#middle .card.target")
     expect(targets).to_have_count(2)
@@ -329,6 +339,7 @@ def test_a_chosen_card_waits_while_the_others_play_on(tmp_path: Path, new_page: 
         page.goto(f"{server.url}/play/{answer['code']}#t={answer['host_token']}")
         page.locator("#start").click()
         expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+        wait_until_it_fits(page, "row0")
         page.locator('#my-row [data-source="row0"]').click()  # R2: both red piles fit
         expect(page.locator("#middle .card.target")).to_have_count(2)
         seen = moves["others"]
@@ -360,6 +371,7 @@ def test_a_card_dragged_onto_a_pile_is_played_there(
     open_two_seat_table(page, staged_server, "greedy")  # slowed right down: it waits
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+    wait_until_it_fits(page, "row0")
     card = page.locator('#my-row [data-source="row0"]')
     pile = page.locator('#middle [data-pile="0"]')
     start = card.bounding_box()
@@ -442,6 +454,7 @@ def test_row_storage_targets_are_tapped_and_a_pile_tap_plays_what_fits_it(
         open_two_seat_table(page, server, "greedy")  # slowed right down: it waits
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
+        wait_until_it_fits(page, "stack")
         page.locator('#mine [data-source="stack"]').click()
         targets = page.locator("#my-row .card.target")
         expect(targets).to_have_count(3)  # onto G9, Y8 or Y6, not R2 or G3
