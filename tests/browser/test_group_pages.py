@@ -213,6 +213,8 @@ def test_a_member_page_leads_with_words_and_keeps_the_interval_behind_details(
     expect(page.get_by_text(INTERVAL[language])).to_be_visible()
     expect(page.locator("#member-details svg.chart")).to_have_count(2)
     assert_no_horizontal_scroll(page)
+    page.locator("#member-details h3").first.scroll_into_view_if_needed()
+    shoot(page, f"phone-group-member-details-{language}")
     # A name of the longest length wraps on its own page instead of being cut.
     page.goto(f"{live_server.url}/groups/{group['id']}?season=all&lang={language}")
     page.locator("table.family").get_by_role("link", name=LONG_NAME).click()

@@ -79,13 +79,22 @@ def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) 
     # Anna beat Ben, who beat Cleo
     assert league.index("Anna") < league.index("Ben") < league.index("Cleo")
     assert '<svg class="chart"' in page.text
+    # The chart under "Details: how strong is everyone?" speaks of strength,
+    # the word its table and its sentence use, not of a "rating".
+    strength = page.text[page.text.index('id="strength"') :]
+    assert "Strength after each game" in strength and "Strength now: " in strength
+    assert "Rating" not in page.text
     assert page.text.count('<li>\n      <a href="/g/') == 2
     filtered = client.get(f"/groups/{gid}?member=Cleo&lang=en")
     assert filtered.text.count('<li>\n      <a href="/g/') == 1
     member = client.get(f"/groups/{gid}/members/ben?lang=de")
     assert member.status_code == 200
     assert "Direkter Vergleich" in member.text and "Siegquote" in member.text
-    assert member.text.count('<svg class="chart"') == 2  # rating and points
+    assert member.text.count('<svg class="chart"') == 2  # strength and points
+    # The league ranks by wins: the member's chart says "strength", like the
+    # group page, and no longer claims the league ranks by it.
+    assert "Stärke im Verlauf" in member.text and "Stärke von Ben nach jedem Spiel" in member.text
+    assert "Wertung" not in member.text
     assert client.get(f"/groups/{gid}/members/Zoe").status_code == 404
 
 

@@ -78,7 +78,7 @@ async def _member_page(request: Request, group_id: str, name: str, *, editing: b
         rating_chart = rating_band_svg(
             [r.mu for r in timeline],
             [r.sigma for r in timeline],
-            title=gettext(language, N_("Rating of %(name)s after each game"), name=found.name),
+            title=gettext(language, N_("Strength of %(name)s after each game"), name=found.name),
             description=gettext(
                 language,
                 N_("After %(games)s games: %(mu)s, uncertain by ± %(spread)s."),

@@ -177,8 +177,8 @@ def league_chart(language: str, table: League, members: Sequence[str] = ()) -> M
     )
     return running_totals_svg(
         series,
-        title=gettext(language, N_("Rating after each game")),
-        description=gettext(language, N_("Ratings now: %(list)s."), list=description),
+        title=gettext(language, N_("Strength after each game")),
+        description=gettext(language, N_("Strength now: %(list)s."), list=description),
         round_label=gettext(language, N_("games")),
         language=language,
     )
