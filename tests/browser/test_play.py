@@ -525,6 +525,8 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
         ws.on_message(from_page)
 
     ben.route_web_socket(re.compile(r".*/play/.*/ws$"), route)
+    # Ben plays in the screen-reader mode: the lost race is said once.
+    ben.add_init_script("localStorage.setItem('ligretto.play.reader', 'on')")
     ben.goto(anna.url)
     ben.locator("#join-name").fill("Ben")
     ben.get_by_role("button", name="Take a seat").click()
@@ -540,7 +542,12 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     expect(ben.locator("#middle .card.target")).to_have_count(2)
     ben.keyboard.press("2")
     expect(ben.locator("#toast")).to_contain_text("Anna was")  # R3: who was faster
+    expect(ben.locator("#toast")).to_have_attribute("role", "alert")  # spoken at once
     expect(ben.locator('#my-row [data-source="row0"]')).to_have_attribute("data-card", "R2")
+    # ...and only there: the announcer (at most once per 1.5 s) does not
+    # repeat it after the alert.
+    ben.wait_for_timeout(2000)
+    assert "Anna was" not in (ben.locator("#announce").text_content() or "")
     shoot(ben, "play-phone-race-lost")
     # His card is still his: onto the other red pile it goes.
     ben.keyboard.press("1")

@@ -15,7 +15,7 @@ import { initCardTheme, renderBoard, seatName } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
-import { announce, announceChange, announceRound, initReader } from "./reader.js";
+import { announceChange, announceRound, initReader } from "./reader.js";
 import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
 import { connect, listen, onLink, roundTrip, send, watchRoundTrip } from "./socket.js";
@@ -99,8 +99,9 @@ function onRefused(m) {
     // A lost race names who was faster, by the server's clock (R3); a card
     // that came later than that is just "too slow".
     const slow = m.race ? fmt(T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
+    // The toast is an alert: a screen reader speaks it at once, in either
+    // mode, so the announcer does not say it a second time.
     toast(m.code === "pile_taken" ? slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
-    if (m.code === "pile_taken") announce(slow);
     if (m.code === "pile_taken") feedback("slow");
     return;
   }
