@@ -69,6 +69,14 @@ def test_the_fits_marker_is_a_shape_in_no_card_colour(
     assert look["style"] == "dashed"
     assert look["colour"] not in CARD_COLOURS
     assert "▲" in look["badge"]
+    # The badge rises above the card (its top is negative), but not into the
+    # place's label ("Row") above it.
+    rise = -float(card.evaluate('el => getComputedStyle(el, "::after").top').removesuffix("px"))
+    assert rise > 0
+    label = page.locator("#mine .row-place .place-label").bounding_box()
+    top = card.bounding_box()
+    assert label is not None and top is not None
+    assert label["y"] + label["height"] <= top["y"] - rise, (label, top, rise)
     # Turning three is always possible: the hand is not marked while a card fits.
     expect(page.locator('#mine [data-source="hand"]')).not_to_have_class(re.compile(r"\bcan\b"))
 
