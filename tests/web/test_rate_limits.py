@@ -61,6 +61,27 @@ def test_guessing_table_codes_is_limited_for_pages_lookups_and_websockets(
     assert closed.value.code == 1008
 
 
+def test_a_tables_rounds_and_replays_count_as_looking_it_up(client: TestClient) -> None:
+    # A kept round's list, its replay and its page answer differently for a
+    # code in use: they share the lookups' limit, so codes cannot be guessed
+    # through them either.
+    answers = [
+        client.get("/api/tables/ZZZZZ1/rounds").status_code,
+        client.get("/api/tables/ZZZZZ2/rounds/1/replay").status_code,
+        client.get("/play/ZZZZZ3/rounds/1/replay").status_code,
+        client.get("/api/tables/ZZZZZ4").status_code,
+    ]
+    assert 429 not in answers
+    for path in (
+        "/api/tables/ZZZZZ5/rounds",
+        "/api/tables/ZZZZZ6/rounds/1/replay",
+        "/play/ZZZZZ7/rounds/1/replay",
+    ):
+        refused = client.get(path)
+        assert refused.status_code == 429, path
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+
+
 def test_limits_count_per_client_address(tmp_path: Path) -> None:
     with make_client(tmp_path, rate_create_table="1/minute") as one:
         assert one.post("/play/quick", data={"name": "Anna"}, follow_redirects=False).is_redirect

@@ -74,12 +74,15 @@ RULES: Sequence[RateRule] = (
     # Imports are large and checked round by round.
     RateRule("import_game", frozenset({"POST"}), re.compile(r"/api/games/import/?")),
     # Looking up a table by its code, or connecting to it: invite codes
-    # must not be guessable by trying them quickly.
+    # must not be guessable by trying them quickly. A table's kept rounds
+    # and their replays answer differently for a code in use too.
     RateRule(
         "table_lookup",
         frozenset({"GET", "POST", "WEBSOCKET"}),
         re.compile(
             rf"/play/{_CODE}/?|/play/{_CODE}/ws|/play/{_CODE}/seat-link|/api/tables/{_CODE}"
+            rf"|/api/tables/{_CODE}/rounds|/api/tables/{_CODE}/rounds/{_CODE}/replay"
+            rf"|/play/{_CODE}/rounds/{_CODE}/replay"
         ),
     ),
 )
