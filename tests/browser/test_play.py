@@ -542,6 +542,8 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     expect(ben.locator("#middle .card.target")).to_have_count(2)
     ben.keyboard.press("2")
     expect(ben.locator("#toast")).to_contain_text("Anna was")  # R3: who was faster
+    # ...and Anna hears that she won it, and against whom.
+    expect(anna.locator("#toast")).to_contain_text(re.compile(r"You were \d+ ms faster than Ben"))
     expect(ben.locator("#toast")).to_have_attribute("role", "alert")  # spoken at once
     expect(ben.locator('#my-row [data-source="row0"]')).to_have_attribute("data-card", "R2")
     # ...and only there: the announcer (at most once per 1.5 s) does not
@@ -610,6 +612,11 @@ RACE_WORDS = {
     "de": (r"Anna war \d+ ms schneller\.", "Wettläufe um einen Stapel", r"Antwortzeit: \d+ ms"),
     "nb": (r"Anna var \d+ ms raskere\.", "Kappløp om en bunke", r"Svartid: \d+ ms"),
 }
+RACE_WON = {
+    "en": "You were 12 ms faster than Anna.",
+    "de": "Du warst 12 ms schneller als Anna.",
+    "nb": "Du var 12 ms raskere enn Anna.",
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nb"])
@@ -676,6 +683,16 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     expect(ben.locator("#rtt-toggle")).to_have_attribute("aria-pressed", "true")
     expect(ben.locator("#toast")).to_be_hidden()
     shoot(ben, f"play-phone-round-trip-{lang}")
+    # A race Ben won, as the server tells its winner: in his language.
+    won = {"v": 1, "type": "race_won", "round_no": 1, "loser": 0, "name": "Anna", "margin_ms": 12}
+    sockets[-1].send(json.dumps(won))
+    toast = ben.locator("#toast")
+    expect(toast).to_have_text(RACE_WON[lang])
+    # One short sentence on one line or two, not squeezed into half the screen.
+    box = toast.bounding_box()
+    assert box is not None and box["height"] < 75, box  # three lines before
+    ben.wait_for_timeout(300)  # its 0.2 s entrance, for the picture
+    shoot(ben, f"play-phone-race-won-{lang}")
     # The score screen as the server would send it after this round.
     over = {
         "v": 1,

@@ -16,7 +16,7 @@ from helpers.live_table import settled
 from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
-from ligretto.live.protocol import Join, Move, RoundOver
+from ligretto.live.protocol import Join, Move, RaceWon, RoundOver
 from ligretto.live.scorekeeping import EndCondition
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
@@ -98,6 +98,13 @@ def test_r3_the_loser_of_a_race_is_told_who_was_faster_and_by_how_much() -> None
         await settled(table)
         await table.stop()
         assert anna.last("events")["ref"] == 1
+        # The winner is told too, with the loser and the same margin.
+        won = [m for m in anna.messages if m["type"] == "race_won"]
+        assert won == [
+            {"v": 1, "type": "race_won", "round_no": 1, "loser": 1, "name": "Ben", "margin_ms": 40}
+        ]
+        RaceWon.model_validate(won[0])
+        assert not [m for m in ben.messages if m["type"] == "race_won"]
         return ben.last("refused")
 
     refused = asyncio.run(scenario())
@@ -143,6 +150,8 @@ def test_r3_round_over_counts_each_seats_races_won_and_lost() -> None:
         table.submit(anna, move("play R3 row0 p0", 4))  # her stack empties: Ligretto Stop
         await settled(table)
         await table.stop()
+        # Ben's second try at the same card is the same race: Anna hears of it once.
+        assert [m["margin_ms"] for m in anna.messages if m["type"] == "race_won"] == [25]
         return ben.last("round_over"), table
 
     over, table = asyncio.run(scenario())

@@ -21,6 +21,7 @@ from ligretto.live.protocol import (
     Pong,
     Race,
     Races,
+    RaceWon,
     Reason,
     Refused,
     Revoked,
@@ -130,6 +131,11 @@ def refused(
     race: Race | None = None,
 ) -> str:
     return Refused(code=code, reason=reason, ref=ref, action=action, race=race).model_dump_json()
+
+
+def race_won(round_no: int, loser: int, name: str | None, margin_ms: int) -> str:
+    """The winner's word of a race it won (R3)."""
+    return RaceWon(round_no=round_no, loser=loser, name=name, margin_ms=margin_ms).model_dump_json()
 
 
 def taken_over(seat: int) -> str:

@@ -143,7 +143,8 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
     several cards was simply late.  Each race is counted once per loser and
     play, for the round and the game, and kept once for the round's replay
     (:func:`ligretto.live.replays.race_kept`): the one place that decides
-    who won a race and by how many ms.
+    who won a race and by how many ms. The winner is told then, once
+    (``race_won``); the loser by the refusal this returns its race for.
     """
     if type(action) is not Play or action.pile is None:
         return None
@@ -165,4 +166,9 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
             if len(counts) < players:
                 counts.extend([0] * (players - len(counts)))
             counts[who] += 1
+        winner = state.seating[last.seat]
+        if winner.conns:
+            won = encoder.race_won(state.game.round_no, seat, state.seating[seat].name, margin)
+            for conn in winner.conns:
+                conn.send(won)
     return Race(by=last.seat, name=state.seating[last.seat].name, margin_ms=margin)

@@ -469,6 +469,18 @@ class Refused(_Message):
     race: Race | None = None
 
 
+class RaceWon(_Message):
+    """You won a race (R3): ``loser``'s same card reached the pile
+    ``margin_ms`` after yours. Only the winner's connections get this, once
+    per loser and play (the loser gets ``refused`` with its ``race``)."""
+
+    type: Literal["race_won"] = "race_won"
+    round_no: int
+    loser: int
+    name: str | None
+    margin_ms: int
+
+
 class Races(BaseModel):
     """Races (R3) won and lost, one count per seat."""
 
@@ -535,6 +547,7 @@ ServerMessage = (
     | ViewMessage
     | EventsMessage
     | Refused
+    | RaceWon
     | RoundOver
     | TakenOver
     | Revoked

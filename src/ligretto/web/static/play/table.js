@@ -67,6 +67,11 @@ function handle(m) {
     case "refused":
       onRefused(m);
       break;
+    case "race_won":
+      // R3: this seat's card beat another's to a pile; said like a lost
+      // race (an alert, spoken once), in the table's neutral colour.
+      toast(fmt(T.race_won, { name: seatName(m.loser), ms: m.margin_ms }), "race_won");
+      break;
     case "round_over":
       showScores(m);
       announceRound(m);
