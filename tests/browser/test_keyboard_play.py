@@ -119,12 +119,20 @@ def test_the_screen_reader_mode_names_moves_and_speaks_changes(
     reader_on(page, locale)
     if page.locator("#help").get_attribute("aria-expanded") == "true":
         page.keyboard.press("Escape")
-    page.locator("#reader-level").select_option("all")
+    everything = page.locator('#reader-level input[value="all"]')
+    everything.focus()  # by keys, as everything here: Space checks a radio button
+    page.keyboard.press("Space")
+    expect(everything).to_be_checked()
     announce = page.locator("#announce")
     expect(announce).to_have_attribute("aria-live", "polite")
     # Every legal play is a button named in words.
     moves = page.get_by_role("group").locator("button")
     expect(moves.first).to_contain_text(PLAY[locale])
+    # The bot's name is whole, however narrow its panel ("Langsamer Bot",
+    # not "Langsa…"): it wraps instead of being cut.
+    name = page.locator(".opp-name")
+    assert name.evaluate("el => el.scrollWidth <= el.clientWidth"), name.inner_text()
+    assert name.evaluate("el => getComputedStyle(el).textOverflow") != "ellipsis"
     # Labelled regions in the accessibility tree.
     tree = page.locator("#board").aria_snapshot()
     assert "region" in tree

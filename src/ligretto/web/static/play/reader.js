@@ -91,7 +91,7 @@ export function actionName(a, v) {
 
 export function initReader() {
   const button = $("reader-toggle");
-  const select = $("reader-level");
+  const choices = [...$("reader-level").querySelectorAll("input[type=radio]")];
   const show = () => {
     const active = localStorage.getItem(KEY) === "on";
     root.dataset.reader = active ? "on" : "off";
@@ -103,14 +103,18 @@ export function initReader() {
     renderActions();
   };
   show();
-  select.value = level();
+  for (const choice of choices) choice.checked = choice.value === level();
   button.addEventListener("click", () => {
     localStorage.setItem(KEY, on() ? "off" : "on");
     show();
     if (on()) announce(describeMine(state.view));
   });
   afterRender(renderActions);
-  select.addEventListener("change", () => localStorage.setItem(LEVEL_KEY, select.value));
+  for (const choice of choices) {
+    choice.addEventListener("change", () => {
+      if (choice.checked) localStorage.setItem(LEVEL_KEY, choice.value);
+    });
+  }
 }
 
 // The round's end: who called Ligretto Stop (R4) and my points (R5).
