@@ -10,6 +10,7 @@ in every language; axe finds nothing serious in either mode, light or dark.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -96,6 +97,27 @@ def test_question_mark_shows_the_keys(
     assert path.exists()
     page.keyboard.press("Escape")
     expect(page.locator("#help")).to_have_attribute("aria-expanded", "false")
+    # With the keys named beside them, no two places' labels run into each
+    # other ("Kastebunke D" and "Hånd Mellomrom" met in Norwegian).
+    labels = page.evaluate(LABEL_SPANS)
+    for left, right in itertools.pairwise(labels):
+        if abs(left["top"] - right["top"]) < 2:
+            assert left["right"] + 2 <= right["left"], (left, right)
+
+
+# Where the text of each of my places' labels lies, left to right by line.
+LABEL_SPANS = """() => [...document.querySelectorAll('#mine .place-label')]
+  .filter((el) => el.checkVisibility())
+  .map((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    return {text: el.textContent.trim(),
+            top: Math.round(Math.min(...rects.map((r) => r.top))),
+            left: Math.min(...rects.map((r) => r.left)),
+            right: Math.max(...rects.map((r) => r.right))};
+  })
+  .sort((a, b) => a.top - b.top || a.left - b.left)"""
 
 
 def reader_on(page: Page, locale: str) -> None:
