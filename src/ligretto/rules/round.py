@@ -499,7 +499,8 @@ class Round:
         if self._over or not self._fit:
             return None  # _fit == 0: no card fits anywhere
         if order is None:
-            return self._listed_play(seat)
+            action = self.first_action(seat)  # a play, if there is one, comes first
+            return action if type(action) is Play else None
         fitting = self._fitting
         # No row or stack top of the seat fits: no open card fits at all,
         # or none of the seat's did and no card has moved since (_moves).
@@ -524,26 +525,6 @@ class Round:
                     return self._first_pile(discard[-1], _DISCARD)
         if looked == 3:
             self._unfit_at[seat] = self._moves
-        return None
-
-    def _listed_play(self, seat: int) -> Play | None:
-        """:meth:`first_play` in the list's own order (row, stack, discard),
-        for a round with some fitting card (``_fit > 0``)."""
-        fitting = self._fitting
-        # _open_fit counts every seat's open cards that fit: at 0 no row top
-        # or stack top fits, which spares the look; so does a look at the
-        # same seat that found none since when no card has moved (_moves).
-        if self._open_fit and self._unfit_at[seat] != self._moves:
-            for slot, cell in enumerate(self._row[seat]):
-                if cell and fitting[cell[-1]]:
-                    return self._first_pile(cell[-1], slot)
-            stack = self._stack[seat]
-            if stack and fitting[stack[-1]]:
-                return self._first_pile(stack[-1], _STACK)
-            self._unfit_at[seat] = self._moves
-        discard = self._discard[seat]
-        if discard and fitting[discard[-1]]:
-            return self._first_pile(discard[-1], _DISCARD)
         return None
 
     def _first_pile(self, code: int, src: int) -> Play:
@@ -629,9 +610,21 @@ class Round:
         if self._over:
             return None
         if self._fit:  # _fit == 0: no card fits anywhere
-            play = self._listed_play(seat)
-            if play is not None:
-                return play
+            fitting = self._fitting
+            # _open_fit counts every seat's open cards that fit: at 0 no row
+            # top or stack top fits, which spares the look; so does a look at
+            # the same seat that found none since when no card has moved.
+            if self._open_fit and self._unfit_at[seat] != self._moves:
+                for slot, cell in enumerate(self._row[seat]):
+                    if cell and fitting[cell[-1]]:
+                        return self._first_pile(cell[-1], slot)
+                stack = self._stack[seat]
+                if stack and fitting[stack[-1]]:
+                    return self._first_pile(stack[-1], _STACK)
+                self._unfit_at[seat] = self._moves
+            discard = self._discard[seat]
+            if discard and fitting[discard[-1]]:
+                return self._first_pile(discard[-1], _DISCARD)
         if not self._auto_refill and self._stack[seat]:  # row_refill="manual"
             for slot, cell in enumerate(self._row[seat]):
                 if not cell:
@@ -707,7 +700,15 @@ class Round:
             hand = self._hand[seat]
             if not hand:
                 self._verify_turn(seat)  # raises
-            event = self._do_turn(seat, hand)
+            # R3: up to three cards, flipped as one packet, so the third
+            # ends on top: the last k hand cards, last first.
+            k = PACKET if len(hand) >= PACKET else len(hand)
+            self._discard[seat] += hand[: -k - 1 : -1]
+            top = hand[-k]
+            del hand[-k:]
+            event = self._tables.turned[(seat * 4 + k) * DECK_SIZE + top] or _turned(
+                self._deck, seat, k, top
+            )
             self._seat_views[seat] = None
             self._seats_view = None
             self._log.append((seat, action))
@@ -953,18 +954,6 @@ class Round:
             self._show(stack[-1])
         index = (seat * SOURCES + slot) * DECK_SIZE + code
         events.append(self._tables.refilled[index] or _refilled(self._deck, seat, slot, code))
-
-    def _do_turn(self, seat: int, hand: list[int]) -> Event:
-        """Turn up to three cards of the (non-empty) ``hand``; return the event."""
-        k = PACKET if len(hand) >= PACKET else len(hand)
-        # R3: the packet is flipped as one, so its third card ends on top:
-        # the last k hand cards, last first.
-        self._discard[seat] += hand[: -k - 1 : -1]
-        top = hand[-k]
-        del hand[-k:]
-        return self._tables.turned[(seat * 4 + k) * DECK_SIZE + top] or _turned(
-            self._deck, seat, k, top
-        )
 
     def _do_recycle(self, seat: int, events: list[Event]) -> None:
         discard = self._discard[seat]
