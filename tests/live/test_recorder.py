@@ -44,6 +44,29 @@ class BusyWhileOpening(TafelScoreKeeper):
         return super().create_game(*args, **kwargs)
 
 
+class BusyThroughTheOpening(TafelScoreKeeper):
+    """Opening the game finds the database busy at every try the table
+    makes as it begins; it is free again by the end of the first round."""
+
+    failed = 0
+
+    def create_game(self, *args: Any, **kwargs: Any) -> tuple[str, str]:
+        if self.failed < 1 + len(recorder_module.RETRY_PAUSES):
+            self.failed += 1
+            raise StoreBusyError()
+        return super().create_game(*args, **kwargs)
+
+
+class BrokenWhileOpening(TafelScoreKeeper):
+    """Opening the game fails in a way that may have written it."""
+
+    tries = 0
+
+    def create_game(self, *args: Any, **kwargs: Any) -> tuple[str, str]:
+        self.tries += 1
+        raise OSError("connection lost")
+
+
 class AlwaysBusy(TafelScoreKeeper):
     def create_game(self, *args: Any, **kwargs: Any) -> tuple[str, str]:
         raise StoreBusyError()
@@ -106,4 +129,32 @@ def test_a_game_that_never_opens_gives_the_round_no_standing(service: TafelServi
     opened: list[str] = []
     # The round is still shown, without a board.
     assert _record(AlwaysBusy(service), opened) == [None]
+    assert opened == []
+
+
+def test_a_game_still_unopened_when_a_round_ends_is_opened_then(
+    service: TafelService,
+) -> None:
+    keeper = BusyThroughTheOpening(service)
+    opened: list[str] = []
+    first, second = _record(keeper, opened, (1, 2))
+    assert keeper.failed == 3  # every try as the table began
+    assert first is not None and second is not None
+    assert len(opened) == 1  # one game, both rounds on it
+    assert service.get_game(opened[0]).game.complete_rounds == 2
+
+
+def test_a_game_whose_opening_may_have_been_written_is_not_opened_twice(
+    service: TafelService,
+) -> None:
+    keeper = BrokenWhileOpening(service)
+    opened: list[str] = []
+    assert _record(keeper, opened, (1, 2)) == [None, None]
+    assert keeper.tries == 1
+    assert opened == []
+
+
+def test_a_database_busy_all_along_gives_no_round_a_standing(service: TafelService) -> None:
+    opened: list[str] = []
+    assert _record(AlwaysBusy(service), opened, (1, 2)) == [None, None]
     assert opened == []

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
+from typing import Any
 
 from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
@@ -49,6 +50,8 @@ class TafelRecorder:
         self.code = code
         self._post = post
         self._opening: asyncio.Task[tuple[str, str] | None] | None = None
+        # Opens the game once more, when it could not be opened at first.
+        self._open_again: Callable[[], Coroutine[Any, Any, tuple[str, str] | None]] | None = None
         # The game rounds are written to once it is open (or restored).
         self._link: tuple[str, str] | None = None
         self._recording: asyncio.Task[None] | None = None
@@ -91,17 +94,33 @@ class TafelRecorder:
                     await asyncio.sleep(pause)
                 except Exception:
                     log.exception("table %s: opening its Tafel game failed", self.code)
+                    # Perhaps written after all: never open a second game.
+                    self._open_again = None
                     return None
             self._link = (game_id, token)
             self._post(lambda: opened(game_id, token))
             return game_id, token
 
         self._link = None
+        self._open_again = open_it
         self._opening = asyncio.get_running_loop().create_task(open_it())
 
     def reopen(self, game_id: str, token: str) -> None:
         """Write to a game opened before a restart."""
-        self._opening, self._link = None, (game_id, token)
+        self._opening, self._link, self._open_again = None, (game_id, token), None
+
+    async def _game(self) -> tuple[str, str] | None:
+        """The game to write a round to, opened now if it could not be
+        opened when the table began: the database was busy or away for
+        longer than the retries, and without this every round of the table
+        would miss its board (T1). Only after a busy database, which wrote
+        nothing: opening again makes no second game."""
+        if self._link is not None or self._open_again is None:
+            return self._link
+        task = self._opening
+        if task is None or task.done():
+            task = self._opening = asyncio.get_running_loop().create_task(self._open_again())
+        return await task
 
     def record(
         self,
@@ -123,6 +142,8 @@ class TafelRecorder:
         async def record_it() -> None:
             standing: Standing | None = None
             link = await opening if opening is not None else restored
+            if link is None:
+                link = await self._game()
             if self._before_record is not None and link is not None:
                 try:
                     await self._before_record()
