@@ -111,10 +111,11 @@ class TafelRecorder:
 
     async def _game(self) -> tuple[str, str] | None:
         """The game to write a round to, opened now if it could not be
-        opened when the table began: the database was busy or away for
-        longer than the retries, and without this every round of the table
-        would miss its board (T1). Only after a busy database, which wrote
-        nothing: opening again makes no second game."""
+        opened when the table began: the database was busy for longer than
+        the retries, and without this every round of the table would miss
+        its board (T1). Only after a busy database, which wrote nothing
+        (``open_it`` drops ``_open_again`` on any other failure): opening
+        again makes no second game."""
         if self._link is not None or self._open_again is None:
             return self._link
         task = self._opening
