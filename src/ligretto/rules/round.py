@@ -124,12 +124,11 @@ class Round:
         "_avail",
         "_caller",
         "_cards",
+        "_cycle",
         "_deadlock",
         "_deck",
-        "_discard",
         "_fit",
         "_fitting",
-        "_hand",
         "_log",
         "_middle",
         "_middle_view",
@@ -152,6 +151,7 @@ class Round:
         "_seats_view",
         "_seed",
         "_shuffle_recycled",
+        "_split",
         "_stack",
         "_stale_piles",
         "_storage",
@@ -168,8 +168,15 @@ class Round:
     _row_size: int
     _stack: list[list[int]]
     _row: list[list[list[int]]]
-    _hand: list[list[int]]
-    _discard: list[list[int]]
+    # A seat's hand and discard pile in one list, split at _split[seat]:
+    # cycle[:split] is the hand (bottom to top, so the next card to turn is
+    # last) and cycle[split:] the discard pile read from its top down. R3
+    # turning flips the hand's last three cards onto the discard pile, which
+    # in this order leaves every card where it is: only the split moves.
+    # Recycling (R3) picks the discard pile up in that same order, so the
+    # split goes back to the end; with shuffled recycling it is shuffled.
+    _cycle: list[list[int]]
+    _split: list[int]
     _piles: list[list[int]]
     _pile_top: list[int]
     _need: list[list[int]]
@@ -225,8 +232,8 @@ class Round:
         self._row_size = row_size(players)
         self._stack = [[] for _ in range(players)]
         self._row = [[[] for _ in range(self._row_size)] for _ in range(players)]
-        self._hand = [[] for _ in range(players)]
-        self._discard = [[] for _ in range(players)]
+        self._cycle = [[] for _ in range(players)]
+        self._split = [0] * players
         self._piles = []
         self._pile_top = []
         self._need = [[] for _ in range(DECK_SIZE)]
@@ -268,7 +275,8 @@ class Round:
             _shuffle(rng, deck)
             self._stack[seat] = deck[:STACK_SIZE]
             self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
-            self._hand[seat] = deck[STACK_SIZE + size :]
+            self._cycle[seat] = deck[STACK_SIZE + size :]  # the hand; no discard yet
+            self._split[seat] = DECK_SIZE - STACK_SIZE - size
         self._index_deal()
         self._settle_deadlock([])
         return self
@@ -335,9 +343,7 @@ class Round:
                 opened[self._stack[seat][-1]] += 1
         avail = opened[:]
         for seat in range(self._players):
-            for c in self._hand[seat]:
-                avail[c] += 1
-            for c in self._discard[seat]:
+            for c in self._cycle[seat]:
                 avail[c] += 1
         self._need = need
         self._avail = avail
@@ -395,6 +401,20 @@ class Round:
         if type(seat) is not int or not 0 <= seat < self._players:
             raise IllegalActionError(f"no seat {seat!r}: seats are 0–{self._players - 1}")
 
+    def _discard_top(self, seat: int) -> int:
+        """The code of ``seat``'s discard top, ``-1`` for an empty pile."""
+        cycle = self._cycle[seat]
+        split = self._split[seat]
+        return cycle[split] if split < len(cycle) else -1
+
+    def _hand_cards(self, seat: int) -> list[int]:
+        """``seat``'s hand, bottom to top (the next card to turn last); a new list."""
+        return self._cycle[seat][: self._split[seat]]
+
+    def _discard_cards(self, seat: int) -> list[int]:
+        """``seat``'s discard pile, bottom to top; a new list."""
+        return self._cycle[seat][self._split[seat] :][::-1]
+
     def fits(self, card: Card) -> bool:
         """Whether ``card`` fits somewhere in the middle now (a 1 always does)."""
         return card.deck == self._deck and (card.value == 1 or bool(self._need[card.code]))
@@ -414,21 +434,22 @@ class Round:
         deck = self._deck
         row = self._row[seat]
         stack = self._stack[seat]
-        discard = self._discard[seat]
+        cycle = self._cycle[seat]
+        split = self._split[seat]
         if stack and not self._auto_refill:  # row_refill="manual"
             for slot, cell in enumerate(row):
                 if not cell:
                     out.append(_REFILLS[slot])
         if self._storage:  # row_storage (R6)
-            for src, pile_ in ((_STACK, stack), (_DISCARD, discard)):
-                if pile_:
-                    c = pile_[-1]
+            tops = ((_STACK, stack[-1] if stack else -1), (_DISCARD, self._discard_top(seat)))
+            for src, c in tops:
+                if c >= 0:
                     for slot, cell in enumerate(row):
                         if cell and _storable(c, cell[-1]):
                             out.append(_store(deck, c, src, slot))
-        if self._hand[seat]:
+        if split:
             out.append(TURN)
-        elif discard:
+        elif cycle:
             out.append(RECYCLE)
         return out
 
@@ -470,9 +491,8 @@ class Round:
                     out.append(
                         plays[pile + 1][_STACK * DECK_SIZE + c] or _play(deck, c, _STACK, pile)
                     )
-        discard = self._discard[seat]
-        if discard:
-            c = discard[-1]
+        c = self._discard_top(seat)
+        if c >= 0:
             if c % 10 == 0:
                 out.append(plays[0][_DISCARD * DECK_SIZE + c] or _play(deck, c, _DISCARD, -1))
             else:
@@ -520,9 +540,9 @@ class Round:
                         return self._first_pile(stack[-1], _STACK)
                     looked |= 2
             else:
-                discard = self._discard[seat]
-                if discard and fitting[discard[-1]]:
-                    return self._first_pile(discard[-1], _DISCARD)
+                c = self._discard_top(seat)
+                if c >= 0 and fitting[c]:
+                    return self._first_pile(c, _DISCARD)
         if looked == 3:
             self._unfit_at[seat] = self._moves
         return None
@@ -553,9 +573,9 @@ class Round:
             self._check_seat(seat)
         if self._over:
             return None
-        if self._hand[seat]:
+        if self._split[seat]:
             return TURN
-        if self._discard[seat]:
+        if self._cycle[seat]:
             return RECYCLE
         return None
 
@@ -568,8 +588,7 @@ class Round:
         if type(seat) is not int or not 0 <= seat < self._players:
             self._check_seat(seat)
         stack = self._stack[seat]
-        discard = self._discard[seat]
-        codes = [stack[-1] if stack else -1, discard[-1] if discard else -1]
+        codes = [stack[-1] if stack else -1, self._discard_top(seat)]
         for cell in self._row[seat]:
             codes.append(cell[-1] if cell else -1)
         return codes
@@ -584,9 +603,10 @@ class Round:
             stack = self._stack[other]
             if stack:
                 codes.add(stack[-1])
-            discard = self._discard[other]
-            if discard:
-                codes.add(discard[-1])
+            cycle = self._cycle[other]
+            split = self._split[other]
+            if split < len(cycle):
+                codes.add(cycle[split])  # the discard top
             for cell in self._row[other]:
                 if cell:
                     codes.add(cell[-1])
@@ -622,16 +642,17 @@ class Round:
                 if stack and fitting[stack[-1]]:
                     return self._first_pile(stack[-1], _STACK)
                 self._unfit_at[seat] = self._moves
-            discard = self._discard[seat]
-            if discard and fitting[discard[-1]]:
-                return self._first_pile(discard[-1], _DISCARD)
+            cycle = self._cycle[seat]
+            split = self._split[seat]
+            if split < len(cycle) and fitting[cycle[split]]:  # the discard top
+                return self._first_pile(cycle[split], _DISCARD)
         if not self._auto_refill and self._stack[seat]:  # row_refill="manual"
             for slot, cell in enumerate(self._row[seat]):
                 if not cell:
                     return _REFILLS[slot]
-        if self._hand[seat]:
+        if self._split[seat]:
             return TURN
-        if self._discard[seat]:
+        if self._cycle[seat]:
             return RECYCLE
         return None
 
@@ -666,7 +687,7 @@ class Round:
         elif action.source is Source.STACK:
             cell = self._stack[seat]
         else:
-            cell = self._discard[seat]
+            return self._discard_top(seat) == code
         return bool(cell) and cell[-1] == code
 
     def is_legal(self, seat: int, action: Action) -> bool:
@@ -697,15 +718,15 @@ class Round:
             # The most frequent action: in the usual case (a stack left, and
             # with shuffled recycling a card that fits somewhere, so no
             # deadlock, R4) nothing else happens, and it returns at once.
-            hand = self._hand[seat]
-            if not hand:
+            split = self._split[seat]
+            if not split:
                 self._verify_turn(seat)  # raises
             # R3: up to three cards, flipped as one packet, so the third
-            # ends on top: the last k hand cards, last first.
-            k = PACKET if len(hand) >= PACKET else len(hand)
-            self._discard[seat] += hand[: -k - 1 : -1]
-            top = hand[-k]
-            del hand[-k:]
+            # ends on top; in _cycle's order no card moves (see there).
+            k = PACKET if split >= PACKET else split
+            split -= k
+            self._split[seat] = split
+            top = self._cycle[seat][split]
             event = self._tables.turned[(seat * 4 + k) * DECK_SIZE + top] or _turned(
                 self._deck, seat, k, top
             )
@@ -805,9 +826,10 @@ class Round:
             return slot
         if source is Source.STACK:
             src, place = _STACK, self._stack[seat]
+            top = place[-1] if place else -1
         else:
-            src, place = _DISCARD, self._discard[seat]
-        if not place or place[-1] != code:
+            src, top = _DISCARD, self._discard_top(seat)
+        if top != code:
             raise IllegalActionError(f"{card} is not the top of your {source.value}")
         return src
 
@@ -829,13 +851,13 @@ class Round:
         raise IllegalActionError(f"{card} does not fit on p{pile} (top {self._cards[top]})")
 
     def _verify_turn(self, seat: int) -> None:
-        if not self._hand[seat]:
+        if not self._split[seat]:
             raise IllegalActionError("the hand is empty: recycle the discard pile first (R3)")
 
     def _verify_recycle(self, seat: int) -> None:
-        if self._hand[seat]:
+        if self._split[seat]:
             raise IllegalActionError("recycling only when the hand is used up (R3)")
-        if not self._discard[seat]:
+        if not self._cycle[seat]:
             raise IllegalActionError("no cards to recycle: hand and discard pile are empty")
 
     def _verify_refill(self, seat: int, slot: int) -> None:
@@ -906,7 +928,7 @@ class Round:
             if stack:
                 self._show(stack[-1])
         else:
-            self._discard[seat].pop()
+            del self._cycle[seat][self._split[seat]]  # the discard top
         # Put it on the middle pile; the needs index follows the pile's top.
         pile = action.pile
         if pile is None:
@@ -956,14 +978,13 @@ class Round:
         events.append(self._tables.refilled[index] or _refilled(self._deck, seat, slot, code))
 
     def _do_recycle(self, seat: int, events: list[Event]) -> None:
-        discard = self._discard[seat]
-        # Picked up face down: the first discarded card is turned first again.
-        discard.reverse()
+        # Picked up face down: the first discarded card is turned first
+        # again, which is the order the discard pile already has in _cycle.
+        cycle = self._cycle[seat]
         if self._shuffle_recycled:
-            _shuffle(self._rng, discard)
-        self._hand[seat] = discard
-        self._discard[seat] = []
-        events.append(_recycled(seat, len(discard), self._shuffle_recycled))
+            _shuffle(self._rng, cycle)
+        self._split[seat] = len(cycle)
+        events.append(_recycled(seat, len(cycle), self._shuffle_recycled))
 
     def _do_store(self, seat: int, action: Store, events: list[Event]) -> None:
         code = action.card.code
@@ -976,7 +997,7 @@ class Round:
             if stack:
                 self._show(stack[-1])
         else:
-            self._discard[seat].pop()
+            del self._cycle[seat][self._split[seat]]  # the discard top
             self._open[code] += 1  # from the discard pile into the open row
             if self._fitting[code]:
                 self._open_fit += 1
@@ -1005,7 +1026,8 @@ class Round:
                 return False  # a row top or stack top fits
             fitting = self._fitting.__getitem__
             for seat in range(players):
-                if any(map(fitting, cycle_tops(self._hand[seat], self._discard[seat]))):
+                tops = cycle_tops(self._hand_cards(seat), self._discard_cards(seat))
+                if any(map(fitting, tops)):
                     return False
         if not self._auto_refill:
             for seat in range(players):
@@ -1016,7 +1038,7 @@ class Round:
             for seat in range(players):
                 stack = self._stack[seat]
                 row = self._row[seat]
-                candidates = reachable(self._hand[seat], self._discard[seat], shuffled)
+                candidates = reachable(self._hand_cards(seat), self._discard_cards(seat), shuffled)
                 if stack:
                     candidates.append(stack[-1])
                 if any(can_store(row, c) for c in candidates):
@@ -1029,7 +1051,7 @@ class Round:
         storage = self._storage
         for seat in range(self._players):
             row = self._row[seat]
-            for c in self._hand[seat] + self._discard[seat]:
+            for c in self._cycle[seat]:
                 if fitting[c] or (storage and can_store(row, c)):
                     return True
         return False
@@ -1060,10 +1082,14 @@ class Round:
             events.append(Reshuffled(self._reshuffles))
             for _ in range(RESHUFFLE_ATTEMPTS):
                 for seat in range(self._players):
-                    cards = self._hand[seat][::-1] + self._discard[seat]
+                    # The hand upside down, then the discard pile (its
+                    # bottom first): each part of _cycle reversed.
+                    cycle = self._cycle[seat]
+                    split = self._split[seat]
+                    cards = cycle[:split][::-1] + cycle[split:][::-1]
                     _shuffle(self._rng, cards)
-                    self._hand[seat] = cards
-                    self._discard[seat] = []
+                    self._cycle[seat] = cards
+                    self._split[seat] = len(cards)
                 self._seat_views = [None] * self._players
                 self._seats_view = None
                 if not self.is_deadlocked():
@@ -1179,7 +1205,8 @@ class Round:
     def _seat_view(self, s: int) -> SeatView:
         cards = self._cards
         stack = self._stack[s]
-        discard = self._discard[s]
+        top = self._discard_top(s)
+        hand = self._split[s]
         return SeatView(
             seat=s,
             stack_top=cards[stack[-1]] if stack else None,
@@ -1188,9 +1215,9 @@ class Round:
                 RowPositionView(cards[cell[-1]] if cell else None, len(cell))
                 for cell in self._row[s]
             ),
-            discard_top=cards[discard[-1]] if discard else None,
-            discard_count=len(discard),
-            hand_count=len(self._hand[s]),
+            discard_top=cards[top] if top >= 0 else None,
+            discard_count=len(self._cycle[s]) - hand,
+            hand_count=hand,
             middle_count=self._middle[s],
         )
 
@@ -1216,8 +1243,8 @@ class Round:
         other._row_size = self._row_size
         other._stack = [s[:] for s in self._stack]
         other._row = [[cell[:] for cell in row] for row in self._row]
-        other._hand = [h[:] for h in self._hand]
-        other._discard = [d[:] for d in self._discard]
+        other._cycle = [c[:] for c in self._cycle]
+        other._split = self._split[:]
         other._piles = [p[:] for p in self._piles]
         other._pile_top = self._pile_top[:]
         other._need = [n[:] for n in self._need]
@@ -1255,15 +1282,16 @@ class Round:
         return to_snapshot(self._state())
 
     def _state(self) -> RoundState:
-        """The state as a record; it shares this round's lists (read it at once)."""
+        """The state as a record; it shares some of this round's lists (read it at once)."""
+        seats = range(self._players)
         return RoundState(
             players=self._players,
             seed=self._seed,
             options=self._options,
             stack=self._stack,
             row=self._row,
-            hand=self._hand,
-            discard=self._discard,
+            hand=[self._hand_cards(s) for s in seats],
+            discard=[self._discard_cards(s) for s in seats],
             piles=self._piles,
             over=self._over,
             caller=self._caller,
@@ -1298,8 +1326,10 @@ class Round:
         self = cls._empty(state.players, state.seed, state.options)
         self._stack = state.stack
         self._row = state.row
-        self._hand = state.hand
-        self._discard = state.discard
+        self._cycle = [
+            hand + discard[::-1] for hand, discard in zip(state.hand, state.discard, strict=True)
+        ]
+        self._split = [len(hand) for hand in state.hand]
         middle = self._middle
         for entries in state.piles:
             for entry in entries:
