@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -643,6 +646,28 @@ def test_copy_is_independent_and_reseeding_changes_future_shuffles() -> None:
     assert other.snapshot()["seats"][0]["hand"] != r.snapshot()["seats"][0]["hand"]
     same.apply(0, Turn())
     assert same.snapshot() != r.snapshot()  # the copy moved on alone
+
+
+@pytest.mark.parametrize(
+    "duplicate",
+    [Round.copy, copy.deepcopy, lambda r: pickle.loads(pickle.dumps(r))],
+    ids=["copy", "deepcopy", "pickle"],
+)
+def test_a_duplicate_shuffles_on_its_own(duplicate: Callable[[Round], Round]) -> None:
+    """A copied round draws from a generator of its own: playing it on leaves
+    the original's future shuffles (recycling, R3) as they were."""
+    r = Round.deal(2, 4, RuleOptions())
+    twin = r.copy()
+    dup = duplicate(r)
+    for game in (dup, twin):  # the duplicate recycles first, then the twin
+        while game.view(0).seats[0].hand_count:
+            game.apply(0, Turn())
+        game.apply(0, Recycle())
+    assert dup.snapshot() == twin.snapshot()
+    while r.view(0).seats[0].hand_count:
+        r.apply(0, Turn())
+    r.apply(0, Recycle())
+    assert r.snapshot() == twin.snapshot()
 
 
 def test_error_codes_are_machine_readable() -> None:

@@ -31,8 +31,11 @@ from ligretto.rules.events import (
     CardPlayed,
     CardsTurned,
     Event,
+    LigrettoStop,
+    PileClosed,
     PileOpened,
     Recycled,
+    RoundEnded,
     RowRefilled,
 )
 from ligretto.rules.layout import SRC_STACK
@@ -50,10 +53,12 @@ __all__ = [
     "REFILLS",
     "SOURCES",
     "Tables",
+    "closed",
     "play",
     "played",
     "recycled",
     "refilled",
+    "stopped",
     "store",
     "tables",
     "turned",
@@ -188,3 +193,26 @@ def recycled(seat: int, count: int, shuffled: bool) -> Event:
     if event is None:
         event = _RECYCLED[key] = Recycled(seat, count, shuffled)
     return event
+
+
+_CLOSED: Final[dict[int, Event]] = {}
+
+
+def closed(seat: int, pile: int) -> Event:
+    """The interned ``PileClosed``: ``seat``'s 10 closed ``pile`` (R3)."""
+    key = pile * MAX_PLAYERS + seat
+    event = _CLOSED.get(key)
+    if event is None:
+        event = _CLOSED[key] = PileClosed(seat, pile)
+    return event
+
+
+#: Per seat, ``LigrettoStop`` and ``RoundEnded`` of a round that seat ended (R4).
+_STOPPED: Final = tuple(
+    (LigrettoStop(seat), RoundEnded(seat, False)) for seat in range(MAX_PLAYERS)
+)
+
+
+def stopped(seat: int) -> tuple[Event, Event]:
+    """The two events of ``seat`` calling Ligretto Stop (R4), interned."""
+    return _STOPPED[seat]

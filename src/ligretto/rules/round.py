@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from math import floor
 from typing import Any, Final
 
@@ -56,17 +56,17 @@ from ligretto.rules.events import (
     CardStored,
     Deadlock,
     Event,
-    LigrettoStop,
-    PileClosed,
     Reshuffled,
     RoundEnded,
 )
 from ligretto.rules.interning import REFILLS as _REFILLS
 from ligretto.rules.interning import SOURCES, Tables, tables
+from ligretto.rules.interning import closed as _closed
 from ligretto.rules.interning import play as _play
 from ligretto.rules.interning import played as _played
 from ligretto.rules.interning import recycled as _recycled
 from ligretto.rules.interning import refilled as _refilled
+from ligretto.rules.interning import stopped as _stopped
 from ligretto.rules.interning import store as _store
 from ligretto.rules.interning import turned as _turned
 from ligretto.rules.layout import PACKET, STACK_SIZE, check_deal, row_size
@@ -87,21 +87,27 @@ RESHUFFLE_ATTEMPTS: Final = 64
 #: The key of Round's private constructor (``Round(_CONSTRUCT)``).
 _CONSTRUCT: Final = object()
 
+#: A seat's 40 codes in order, shuffled into its deck (R2).
+_DECK: Final = tuple(range(DECK_SIZE))
+#: Which codes fit the middle before any pile is open: the 1s (R3).
+_FITTING_AT_DEAL: Final = tuple(c % 10 == 0 for c in range(DECK_SIZE))
+
 _NOT_A_SEATS_MOVE = (
     "'stuck' is the whole table's decision, not a seat's move (R4): Round.settle_stuck()"
 )
 
 
-def _shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Fisher–Yates shuffle driven by ``rng.random()``.
+def _shuffle(rand: Callable[[], float], cards: list[Any]) -> None:
+    """Fisher–Yates shuffle driven by ``rand`` (a ``random.Random``'s ``random``).
 
     ``random.shuffle`` draws each index through ``_randbelow``, which costs
     2.5× more; shuffling (deal, recycling) is a sixth of a simulated round.
     The 53-bit floats make the bias far smaller than anything a table could
     notice. ``floor`` gives the index ``int`` would (the product is never
-    negative) for a quarter fewer instructions in the pure build.
+    negative) for a quarter fewer instructions in the pure build. The cards
+    are typed ``Any`` so that the compiled build swaps them as objects
+    instead of unboxing and boxing each integer.
     """
-    rand = rng.random
     for i in range(len(cards) - 1, 0, -1):
         j = floor(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
@@ -142,6 +148,7 @@ class Round:
         "_pile_views",
         "_piles",
         "_players",
+        "_rand",
         "_reshuffle_mark",
         "_reshuffles",
         "_rng",
@@ -165,6 +172,8 @@ class Round:
     _cards: tuple[Card, ...]
     _seed: int
     _rng: random.Random
+    # Its bound ``random`` method, looked up once: every shuffle draws with it.
+    _rand: Callable[[], float]
     _row_size: int
     _stack: list[list[int]]
     _row: list[list[list[int]]]
@@ -229,6 +238,7 @@ class Round:
         self._tables = tables(options.deck)
         self._seed = seed
         self._rng = random.Random(seed)
+        self._rand = self._rng.random
         self._row_size = row_size(players)
         self._stack = [[] for _ in range(players)]
         self._row = [[[] for _ in range(self._row_size)] for _ in range(players)]
@@ -239,7 +249,7 @@ class Round:
         self._need = [[] for _ in range(DECK_SIZE)]
         self._avail = [0] * DECK_SIZE
         self._fit = 0
-        self._fitting = [c % 10 == 0 for c in range(DECK_SIZE)]
+        self._fitting = list(_FITTING_AT_DEAL)
         self._open = [0] * DECK_SIZE
         self._open_fit = 0
         self._middle = [0] * players
@@ -268,11 +278,11 @@ class Round:
         row (5/4/3 cards for 2/3/4+ players) and keeps the rest as the hand.
         """
         self = cls._empty(players, seed, options if options is not None else RuleOptions())
-        rng = self._rng
+        rand = self._rand
         size = self._row_size
         for seat in range(players):
-            deck = list(range(DECK_SIZE))
-            _shuffle(rng, deck)
+            deck = list(_DECK)
+            _shuffle(rand, deck)
             self._stack[seat] = deck[:STACK_SIZE]
             self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
             self._cycle[seat] = deck[STACK_SIZE + size :]  # the hand; no discard yet
@@ -757,7 +767,7 @@ class Round:
                 return (event,)
             events = [event]
             if closes and action.pile is not None:  # (a 10 is never a new pile)
-                events.append(PileClosed(seat, action.pile))  # R3: a 10 closes it
+                events.append(_closed(seat, action.pile))  # R3: a 10 closes it
             if refills and not self._row[seat][src]:
                 self._refill(seat, src, events)  # R3: the gap takes the stack top
         else:
@@ -783,8 +793,7 @@ class Round:
             # R4: the last stack card went to the middle or into the row.
             self._over = True
             self._caller = seat
-            events.append(LigrettoStop(seat))
-            events.append(RoundEnded(seat, False))
+            events += _stopped(seat)
         elif not self._fit or not self._shuffle_recycled:
             # With shuffled recycling a fitting card anywhere means no
             # deadlock (the usual case, decided above in O(1)).
@@ -982,7 +991,7 @@ class Round:
         # again, which is the order the discard pile already has in _cycle.
         cycle = self._cycle[seat]
         if self._shuffle_recycled:
-            _shuffle(self._rng, cycle)
+            _shuffle(self._rand, cycle)
         self._split[seat] = len(cycle)
         events.append(_recycled(seat, len(cycle), self._shuffle_recycled))
 
@@ -1087,7 +1096,7 @@ class Round:
                     cycle = self._cycle[seat]
                     split = self._split[seat]
                     cards = cycle[:split][::-1] + cycle[split:][::-1]
-                    _shuffle(self._rng, cards)
+                    _shuffle(self._rand, cards)
                     self._cycle[seat] = cards
                     self._split[seat] = len(cards)
                 self._seat_views = [None] * self._players
@@ -1240,6 +1249,7 @@ class Round:
             other._rng.setstate(self._rng.getstate())
         else:
             other._rng.seed(seed)
+        other._rand = other._rng.random
         other._row_size = self._row_size
         other._stack = [s[:] for s in self._stack]
         other._row = [[cell[:] for cell in row] for row in self._row]
@@ -1271,6 +1281,12 @@ class Round:
         other._stale_piles = self._stale_piles[:]
         other._middle_view = self._middle_view
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Round:
+        # copy() is the deep copy; the default one would keep _rand, a
+        # builtin method that deepcopy does not copy, bound to this round's
+        # generator. Pickling rebinds it to the restored generator.
+        return self.copy()
 
     def snapshot(self) -> dict[str, Any]:
         """The full state as plain JSON-ready data (see docs/rules-engine.md
