@@ -6,8 +6,9 @@ changes the state and returns the events that happened. Randomness comes
 only from the round's own ``random.Random(seed)``.
 
 Inside, cards are small integers (see :mod:`ligretto.rules.cards`) and every
-pile is a list with its top at the end. Indexes, kept up to date by every
-action, make the inner loop cheap:
+pile is a list with its top at the end, but for a seat's hand and discard
+pile, which share one list (``_cycle``: turning moves no card). Indexes,
+kept up to date by every action, make the inner loop cheap:
 
 - ``_need[c]``: the ids (ascending) of open middle piles whose next card is
   code ``c``; ``_fitting[c]``: whether ``c`` fits the middle now (a 1
