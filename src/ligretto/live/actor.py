@@ -70,6 +70,10 @@ class TableActor(Protocol):
         """Tell everybody at the table how it is now (and note it for the journal)."""
         ...
 
+    def note(self) -> None:
+        """The table's stored state changed: the journal writes it with its next batch."""
+        ...
+
     def refuse(self, conn: Connection, code: Reason, reason: str, move: Move | None = None) -> None:
         """Answer ``conn`` with a refusal (``move``: the refused move's ref and text)."""
         ...

@@ -166,6 +166,7 @@ def lost_race(table: TableActor, seat: int, action: Action, at_ms: float) -> Rac
             if len(counts) < players:
                 counts.extend([0] * (players - len(counts)))
             counts[who] += 1
+        table.note()  # the counts outlive a restart (written with the next batch)
         winner = state.seating[last.seat]
         if winner.conns:
             won = encoder.race_won(state.game.round_no, seat, state.seating[seat].name, margin)

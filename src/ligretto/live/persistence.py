@@ -4,7 +4,9 @@
 taken on the event loop between two commands): options, end condition,
 phase, seats with the hashes of their tokens only, the current round's
 seed, its Tafel game and the edit token the table writes to it with, and
-the group (id and token) its games join, if the host picked one.
+the group (id and token) its games join, if the host picked one, and the
+races (R3) each seat won and lost in the game and in the current round,
+with the round's races as its replay keeps them.
 With the round's actions (stored separately, in order) that is all a
 table is: the engine is deterministic, so ``Round.replay`` of the seed
 and the actions is the exact round (same cards, same piles).
@@ -22,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ligretto.live.phase import Phase
+from ligretto.live.replays import MAX_RACES
 from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import Seat, Seating
 from ligretto.live.state import GameState, RoundState, TableState, check_seats
@@ -69,6 +72,14 @@ def table_state(state: TableState) -> dict[str, Any]:
         "last_round_over": game.last_round_over,
         "tags": sorted(state.tags),
         "bot_pace": state.bot_pace,
+        "game_races": {"won": game.races_won, "lost": game.races_lost},
+        # The round's races are its round_no's: restored only into that round.
+        "round_races": {
+            "round_no": game.round_no,
+            "won": state.round.races_won,
+            "lost": state.round.races_lost,
+            "kept": state.round.races,
+        },
     }
 
 
@@ -107,6 +118,7 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             totals=None if totals is None else [int(t) for t in totals],
             last_round_over=data["last_round_over"],
         )
+        _restore_game_races(game, data.get("game_races"), len(seats))
         state = TableState(
             stored.code,
             options,
@@ -135,6 +147,7 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             state.round = RoundState(
                 dealt, actions=len(log), times=times, played_ms=max(times, default=0)
             )
+            _restore_round_races(state.round, data.get("round_races"), game.round_no, len(seats))
     except RestoreError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -142,6 +155,52 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
         # (IllegalActionError and its kin) and a malformed action text.
         raise RestoreError(f"cannot rebuild the table: {exc}") from exc
     return state
+
+
+# The race counts (R3) are the score screen's, not the game's: stored ones
+# that cannot be read count from 0 again rather than close the table. Tables
+# stored before races were kept have none.
+
+
+def _restore_game_races(game: GameState, data: Any, seats: int) -> None:
+    try:
+        won, lost = _counts(data["won"], seats), _counts(data["lost"], seats)
+    except (KeyError, TypeError, ValueError):
+        return
+    game.races_won, game.races_lost = won, lost
+
+
+def _restore_round_races(rnd: RoundState, data: Any, round_no: int, seats: int) -> None:
+    try:
+        if data["round_no"] != round_no:
+            return  # written before this round began: not its races
+        won, lost = _counts(data["won"], seats), _counts(data["lost"], seats)
+        kept = [_race(race, seats) for race in data["kept"][:MAX_RACES]]
+    except (KeyError, TypeError, ValueError):
+        return
+    rnd.races_won, rnd.races_lost, rnd.races = won, lost, kept
+
+
+def _counts(data: Any, seats: int) -> list[int]:
+    """A stored list of per-seat race counts (``[]``: none counted yet)."""
+    counts = [int(n) for n in data]
+    if len(counts) > seats or any(n < 0 for n in counts):
+        raise ValueError(f"race counts {counts!r} do not fit {seats} seats")
+    return counts
+
+
+def _race(data: Any, seats: int) -> dict[str, int | str]:
+    """One race as the round's replay keeps it (see ``replays.race_kept``)."""
+    seat, winner = int(data["seat"]), int(data["refused_by_seat"])
+    if not (0 <= seat < seats and 0 <= winner < seats):
+        raise ValueError(f"a race of a seat the table does not have: {data!r}")
+    return {
+        "t_ms": int(data["t_ms"]),
+        "seat": seat,
+        "action": str(data["action"]),
+        "refused_by_seat": winner,
+        "margin_ms": int(data["margin_ms"]),
+    }
 
 
 def _group(data: Any) -> GroupLink | None:
