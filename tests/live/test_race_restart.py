@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from helpers.live_table import settled
 from helpers.live_wire import FAST
@@ -83,7 +85,7 @@ async def race_then_crash(tafel: TafelScoreKeeper, store: LiveTableStore) -> tup
     table.submit(ben, Join(type="join", name="Ben"))
     await settled(table)
     table.call(table.begin_game)
-    for _ in range(300):
+    for _ in range(1000):
         await asyncio.sleep(0.01)
         if table.phase == "playing" and table.state.game.tafel_game is not None:
             break
@@ -135,6 +137,9 @@ def test_r3_race_counts_and_the_replays_races_survive_a_restart(
         {"game_races": None, "round_races": {"round_no": 1, "won": [-1], "lost": []}},
         {"round_races": {"round_no": 1, "won": [1], "lost": [0], "kept": [{"seat": 9}]}},
         {"round_races": "nonsense", "game_races": 7},
+        # JSON allows Infinity; int() of it overflows.
+        {"game_races": {"won": [float("inf")], "lost": []}},
+        {"round_races": {"round_no": 1, "won": [], "lost": [], "kept": [{"t_ms": float("inf")}]}},
     ],
 )
 def test_unreadable_race_counts_count_from_zero_and_the_table_comes_back(
@@ -181,6 +186,53 @@ def test_a_table_stored_before_races_were_kept_comes_back_without_them(
         table = registry.get(code)
         assert table is not None
         assert (table.state.game.races_won, table.state.round.races) == ([], [])
+        await registry.stop()
+
+    asyncio.run(after())
+
+
+def test_the_races_of_another_round_are_not_this_rounds(
+    stores: tuple[TafelScoreKeeper, LiveTableStore],
+) -> None:
+    """Round races stored under another round number stay out of the
+    restored round; the game's counts come back."""
+    tafel, store = stores
+    code, _ = asyncio.run(race_then_crash(tafel, store))
+    stored = store.open_tables()[0]
+    other = {**stored.state["round_races"], "round_no": 7}
+    store.write({code: {**stored.state, "round_races": other}}, [])
+
+    async def after() -> None:
+        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
+        assert await registry.restore() == [code]
+        table = registry.get(code)
+        assert table is not None
+        assert (table.state.round.races_won, table.state.round.races) == ([], [])
+        assert table.state.game.races_won == [1, 0]
+        await registry.stop()
+
+    asyncio.run(after())
+
+
+def test_a_stored_infinity_closes_its_table_and_no_other(
+    stores: tuple[TafelScoreKeeper, LiveTableStore],
+) -> None:
+    """A round number read as int from a stored Infinity: that table is
+    closed as incompatible; restoring does not stop there."""
+    tafel, store = stores
+    code, _ = asyncio.run(race_then_crash(tafel, store))
+    stored = store.open_tables()[0]
+    # Written past the store (its writer reads the round number itself).
+    state = json.dumps({**stored.state, "round_no": float("inf")})
+    with store.engine.begin() as conn:
+        conn.execute(
+            text("UPDATE live_tables SET state = :s WHERE code = :c"), {"s": state, "c": code}
+        )
+
+    async def after() -> None:
+        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
+        assert await registry.restore() == []
+        assert await registry.closed_reason(code) == "incompatible"
         await registry.stop()
 
     asyncio.run(after())

@@ -28,6 +28,7 @@ from ligretto.rules import (
     Turn,
     cycle_tops,
 )
+from ligretto.rules.deadlock import reachable, split_cycle_tops
 
 
 def play(card: str, slot: int | None, pile_id: int | None, source: str = "row") -> Play:
@@ -243,6 +244,21 @@ def test_r4_cycle_tops_are_exactly_what_turning_without_shuffle_brings_up(
         else:
             r.apply(0, Action.parse("recycle"))
     assert seen == set(cycle_tops(hand, discard))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(cards=st.lists(st.integers(0, 39), max_size=40, unique=True), cut=st.integers(0, 40))
+def test_the_one_list_form_gives_the_same_tops_and_reachable_cards(
+    cards: list[int], cut: int
+) -> None:
+    """``Round`` keeps a seat's hand and discard pile in one list (the hand
+    bottom to top, then the discard pile from its top down): the R4 helpers
+    of that form answer exactly what the two-pile ones answer."""
+    split = min(cut, len(cards))
+    hand, discard = cards[:split], cards[split:][::-1]
+    assert split_cycle_tops(cards, split) == cycle_tops(hand, discard)
+    assert reachable(cards, split, shuffled=False) == cycle_tops(hand, discard)
+    assert reachable(cards, split, shuffled=True) == hand[::-1] + discard
 
 
 def test_r4_reshuffles_are_bounded_by_moves_in_random_play() -> None:

@@ -150,9 +150,10 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             _restore_round_races(state.round, data.get("round_races"), game.round_no, len(seats))
     except RestoreError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         # ValueError covers the engine refusing a logged action
-        # (IllegalActionError and its kin) and a malformed action text.
+        # (IllegalActionError and its kin) and a malformed action text;
+        # OverflowError a stored Infinity (JSON allows it) read as int.
         raise RestoreError(f"cannot rebuild the table: {exc}") from exc
     return state
 
@@ -165,7 +166,7 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
 def _restore_game_races(game: GameState, data: Any, seats: int) -> None:
     try:
         won, lost = _counts(data["won"], seats), _counts(data["lost"], seats)
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         return
     game.races_won, game.races_lost = won, lost
 
@@ -176,7 +177,7 @@ def _restore_round_races(rnd: RoundState, data: Any, round_no: int, seats: int) 
             return  # written before this round began: not its races
         won, lost = _counts(data["won"], seats), _counts(data["lost"], seats)
         kept = [_race(race, seats) for race in data["kept"][:MAX_RACES]]
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         return
     rnd.races_won, rnd.races_lost, rnd.races = won, lost, kept
 

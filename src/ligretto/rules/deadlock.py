@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ligretto.rules.layout import PACKET, storable
 
-__all__ = ["can_store", "cycle_tops", "reachable"]
+__all__ = ["can_store", "cycle_tops", "reachable", "split_cycle_tops"]
 
 
 def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
@@ -55,19 +55,45 @@ def cycle_tops(hand: Sequence[int], discard: Sequence[int]) -> list[int]:
     return tops
 
 
-def reachable(hand: list[int], discard: list[int], shuffled: bool) -> list[int]:
-    """Hand and discard cards that turning can bring to the discard top (R4).
+def split_cycle_tops(cycle: list[int], split: int) -> list[int]:
+    """:func:`cycle_tops` of a seat whose hand and discard pile lie in one
+    list as ``Round`` keeps them: the hand is ``cycle[:split]`` (bottom to
+    top) and the discard pile ``cycle[split:]`` read from its top down.
+    The same list, without building the two piles first.
+
+    >>> split_cycle_tops([0, 1, 2, 3, 4, 5, 6], 7) == cycle_tops([0, 1, 2, 3, 4, 5, 6], [])
+    True
+    """
+    # In this order the turning order (discard + reversed hand) is the
+    # whole list reversed, the discard top is cycle[split] and the hand's
+    # packets end at cycle[split - 3], cycle[split - 6] … and cycle[0].
+    order = cycle[::-1]
+    tops = order[2::PACKET]
+    if order:
+        tops.append(order[-1])
+    if split < len(cycle):
+        tops.append(cycle[split])
+    if split >= PACKET:
+        tops.extend(cycle[split - PACKET :: -PACKET])
+    if split:
+        tops.append(cycle[0])
+    return tops
+
+
+def reachable(cycle: list[int], split: int, shuffled: bool) -> list[int]:
+    """Hand and discard cards that turning can bring to the discard top (R4),
+    of a seat's hand and discard pile in one list (see :func:`split_cycle_tops`).
 
     ``shuffled``: the discard pile is shuffled when it becomes the hand
     (R3 ``recycle_shuffle``); a new list either way.
 
-    >>> reachable([0, 1, 2, 3], [], shuffled=True), reachable([0, 1, 2, 3], [], shuffled=False)
+    >>> reachable([0, 1, 2, 3], 4, shuffled=True), reachable([0, 1, 2, 3], 4, shuffled=False)
     ([3, 2, 1, 0], [1, 0, 1, 0])
     """
     if shuffled:
         # Shuffled recycling can bring any of them up.
-        return hand[::-1] + discard
-    return cycle_tops(hand, discard)
+        return cycle[:split][::-1] + cycle[split:][::-1]
+    return split_cycle_tops(cycle, split)
 
 
 def can_store(row: list[list[int]], code: int) -> bool:

@@ -45,7 +45,7 @@ from ligretto.rules.actions import (
     Turn,
 )
 from ligretto.rules.cards import CARDS, DECK_SIZE, Card, DeckKind
-from ligretto.rules.deadlock import can_store, cycle_tops, reachable
+from ligretto.rules.deadlock import can_store, reachable, split_cycle_tops
 from ligretto.rules.errors import (
     IllegalActionError,
     MalformedActionError,
@@ -1036,8 +1036,7 @@ class Round:
                 return False  # a row top or stack top fits
             fitting = self._fitting.__getitem__
             for seat in range(players):
-                tops = cycle_tops(self._hand_cards(seat), self._discard_cards(seat))
-                if any(map(fitting, tops)):
+                if any(map(fitting, split_cycle_tops(self._cycle[seat], self._split[seat]))):
                     return False
         if not self._auto_refill:
             for seat in range(players):
@@ -1048,7 +1047,7 @@ class Round:
             for seat in range(players):
                 stack = self._stack[seat]
                 row = self._row[seat]
-                candidates = reachable(self._hand_cards(seat), self._discard_cards(seat), shuffled)
+                candidates = reachable(self._cycle[seat], self._split[seat], shuffled)
                 if stack:
                     candidates.append(stack[-1])
                 if any(can_store(row, c) for c in candidates):
