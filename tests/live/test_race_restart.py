@@ -26,6 +26,7 @@ from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.state import TableState
 from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -110,24 +111,29 @@ async def race_then_crash(tafel: TafelScoreKeeper, store: LiveTableStore) -> tup
     return table.code, kept
 
 
+def restored(tafel: TafelScoreKeeper, store: LiveTableStore, code: str) -> TableState:
+    """The table ``code`` as a second registry on the same database restores it."""
+
+    async def restore() -> TableState:
+        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
+        assert await registry.restore() == [code]
+        table = registry.get(code)
+        assert table is not None and table.round is not None
+        await registry.stop()
+        return table.state
+
+    return asyncio.run(restore())
+
+
 def test_r3_race_counts_and_the_replays_races_survive_a_restart(
     stores: tuple[TafelScoreKeeper, LiveTableStore],
 ) -> None:
     tafel, store = stores
     code, kept = asyncio.run(race_then_crash(tafel, store))
-
-    async def after() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
-        assert await registry.restore() == [code]
-        table = registry.get(code)
-        assert table is not None and table.round is not None
-        state = table.state
-        assert (state.game.races_won, state.game.races_lost) == ([1, 0], [0, 1])
-        assert (state.round.races_won, state.round.races_lost) == ([1, 0], [0, 1])
-        assert state.round.races == kept  # the replay keeps the race and its margin
-        await registry.stop()
-
-    asyncio.run(after())
+    state = restored(tafel, store, code)
+    assert (state.game.races_won, state.game.races_lost) == ([1, 0], [0, 1])
+    assert (state.round.races_won, state.round.races_lost) == ([1, 0], [0, 1])
+    assert state.round.races == kept  # the replay keeps the race and its margin
 
 
 @pytest.mark.parametrize(
@@ -151,24 +157,12 @@ def test_unreadable_race_counts_count_from_zero_and_the_table_comes_back(
     code, _ = asyncio.run(race_then_crash(tafel, store))
     stored = store.open_tables()[0]
     store.write({code: {**stored.state, **garbage}}, [])
-
-    async def after() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
-        assert await registry.restore() == [code]
-        table = registry.get(code)
-        assert table is not None and table.round is not None
-        state = table.state
-        if "game_races" in garbage:
-            assert (state.game.races_won, state.game.races_lost) == ([], [])
-        if "round_races" in garbage:
-            assert (state.round.races_won, state.round.races_lost, state.round.races) == (
-                [],
-                [],
-                [],
-            )
-        await registry.stop()
-
-    asyncio.run(after())
+    state = restored(tafel, store, code)
+    if "game_races" in garbage:
+        assert (state.game.races_won, state.game.races_lost) == ([], [])
+    if "round_races" in garbage:
+        rnd = state.round
+        assert (rnd.races_won, rnd.races_lost, rnd.races) == ([], [], [])
 
 
 def test_a_table_stored_before_races_were_kept_comes_back_without_them(
@@ -179,16 +173,8 @@ def test_a_table_stored_before_races_were_kept_comes_back_without_them(
     stored = store.open_tables()[0]
     old = {k: v for k, v in stored.state.items() if k not in ("game_races", "round_races")}
     store.write({code: old}, [])
-
-    async def after() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
-        assert await registry.restore() == [code]
-        table = registry.get(code)
-        assert table is not None
-        assert (table.state.game.races_won, table.state.round.races) == ([], [])
-        await registry.stop()
-
-    asyncio.run(after())
+    state = restored(tafel, store, code)
+    assert (state.game.races_won, state.round.races) == ([], [])
 
 
 def test_the_races_of_another_round_are_not_this_rounds(
@@ -201,17 +187,9 @@ def test_the_races_of_another_round_are_not_this_rounds(
     stored = store.open_tables()[0]
     other = {**stored.state["round_races"], "round_no": 7}
     store.write({code: {**stored.state, "round_races": other}}, [])
-
-    async def after() -> None:
-        registry = TableRegistry(scorekeeper=tafel, settings=SETTINGS, store=store)
-        assert await registry.restore() == [code]
-        table = registry.get(code)
-        assert table is not None
-        assert (table.state.round.races_won, table.state.round.races) == ([], [])
-        assert table.state.game.races_won == [1, 0]
-        await registry.stop()
-
-    asyncio.run(after())
+    state = restored(tafel, store, code)
+    assert (state.round.races_won, state.round.races) == ([], [])
+    assert state.game.races_won == [1, 0]
 
 
 def test_a_stored_infinity_closes_its_table_and_no_other(
