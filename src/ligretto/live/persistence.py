@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ligretto.live.phase import Phase
-from ligretto.live.replays import MAX_RACES
+from ligretto.live.replays import MAX_RACES, race_record
 from ligretto.live.scorekeeping import EndCondition, GroupLink
 from ligretto.live.seating import Seat, Seating
 from ligretto.live.state import GameState, RoundState, TableState, check_seats
@@ -191,17 +191,11 @@ def _counts(data: Any, seats: int) -> list[int]:
 
 
 def _race(data: Any, seats: int) -> dict[str, int | str]:
-    """One race as the round's replay keeps it (see ``replays.race_kept``)."""
+    """One race as the round's replay keeps it (``replays.race_record``)."""
     seat, winner = int(data["seat"]), int(data["refused_by_seat"])
     if not (0 <= seat < seats and 0 <= winner < seats):
         raise ValueError(f"a race of a seat the table does not have: {data!r}")
-    return {
-        "t_ms": int(data["t_ms"]),
-        "seat": seat,
-        "action": str(data["action"]),
-        "refused_by_seat": winner,
-        "margin_ms": int(data["margin_ms"]),
-    }
+    return race_record(int(data["t_ms"]), seat, str(data["action"]), winner, int(data["margin_ms"]))
 
 
 def _group(data: Any) -> GroupLink | None:

@@ -40,15 +40,20 @@ def race_kept(
     only writes down what it found (each race once per loser, like the
     counts of ``round_over``)."""
     if len(rnd.races) < MAX_RACES:
-        rnd.races.append(
-            {
-                "t_ms": t_ms,
-                "seat": seat,
-                "action": str(action),
-                "refused_by_seat": winner,
-                "margin_ms": margin,
-            }
-        )
+        rnd.races.append(race_record(t_ms, seat, str(action), winner, margin))
+
+
+def race_record(
+    t_ms: int, seat: int, action: str, winner: int, margin: int
+) -> dict[str, int | str]:
+    """One lost race as the round's replay keeps it (and the table's stored state)."""
+    return {
+        "t_ms": t_ms,
+        "seat": seat,
+        "action": action,
+        "refused_by_seat": winner,
+        "margin_ms": margin,
+    }
 
 
 def finished_round(state: TableState, now: datetime | None = None) -> KeptRound:
