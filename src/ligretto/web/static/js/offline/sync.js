@@ -26,12 +26,36 @@ function request(entry, players) {
 }
 
 const RETRY_MS = 2000;
+// A sending the network broke is tried again by itself while the browser
+// says it is online (the server restarting, a Wi-Fi that dropped a request):
+// 2 s, then twice as long each time, at most 30 s. Offline, the "online"
+// event asks instead.
+const BACKOFF_MAX_MS = 30000;
+let backoffMs = RETRY_MS;
+let retryTimer = null;
+let askedAgain = false;
+
+function retryLater() {
+  if (retryTimer !== null || !navigator.onLine) return;
+  retryTimer = setTimeout(() => { retryTimer = null; sync(); }, backoffMs);
+  backoffMs = Math.min(backoffMs * 2, BACKOFF_MAX_MS);
+}
 
 export async function sync() {
-  if (S.sending || S.conflict || S.refused || !S.game?.token) return;
-  S.sending = true; // one sender at a time: "online" and the live stream's return both ask
+  if (S.conflict || S.refused || !S.game?.token) return;
+  // One sender at a time: "online", the live stream's return and a kept
+  // round all ask. Asked while a sending runs, it runs once more after it:
+  // the one running may have started before the network came back.
+  if (S.sending) { askedAgain = true; return; }
+  if (retryTimer !== null) { clearTimeout(retryTimer); retryTimer = null; }
+  askedAgain = false;
+  S.sending = true;
   S.entries = await outbox.pending(S.game.id);
-  if (!S.entries.length) { S.sending = false; return; }
+  if (!S.entries.length) {
+    S.sending = false;
+    if (askedAgain) setTimeout(sync, 0);
+    return;
+  }
   showIndicator();
   const players = baseState().players;
   const list = S.entries; // this sending's own list: a redraw meanwhile reads its own
@@ -55,9 +79,11 @@ export async function sync() {
         });
       } catch {
         S.connected = false;
+        if (!askedAgain) retryLater();
         return;
       }
       S.connected = true;
+      backoffMs = RETRY_MS;
       if (response.ok) {
         const answer = await response.json();
         expected = answer.version;
@@ -94,6 +120,7 @@ export async function sync() {
     S.sending = false;
     S.entries = await outbox.pending(S.game.id);
     showIndicator();
+    if (askedAgain) setTimeout(sync, 0);
   }
   // Read afresh: a redraw during the sending may have read the list earlier.
   const left = await outbox.pending(S.game.id);
