@@ -92,3 +92,48 @@ def test_the_online_games_board_links_each_kept_round_to_its_replay(client: Test
     # A game scored by hand links nothing.
     other = client.post("/api/games", json={"players": ["Anna", "Ben"]}).json()["id"]
     assert "replay-link" not in client.get(f"/g/{other}").text.split('id="tpl-')[0]
+
+
+def test_a_refused_entry_on_the_online_games_board_keeps_the_replay_links(
+    client: TestClient,
+) -> None:
+    """The board drawn with a refusal (422, 409) links the rounds' replays too."""
+    opened = client.post(
+        "/api/tables",
+        json={
+            "seats": 2,
+            "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
+            "end": {"mode": "rounds", "rounds": 2},
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    code, host = opened.json()["code"], opened.json()["host_token"]
+    with client.websocket_connect(f"/play/{code}/ws") as ws:
+        send(ws, "join", host_token=host)
+        receive_until(ws, "welcome")
+        send(ws, "start")
+        receive_until(ws, "round_over")
+        info = receive_until(ws, "table")
+    game = info["table"]["tafel_game"]
+    table = client.app.state.tables.get(code)  # type: ignore[attr-defined]
+    token = table.state.game.tafel_token
+    assert game is not None and token
+    link = f'class="replay-link" href="/play/{code}/rounds/1/replay"'
+    headers = {"X-Edit-Token": token}
+    version = client.get(f"/api/games/{game}").json()["version"]
+    # Two empty stacks (T2): refused, the board with the typed values.
+    refused = client.post(
+        f"/g/{game}/edit/stacks",
+        data={"stop": "0", "stack-0": "0", "stack-1": "0", "version": str(version)},
+        headers=headers,
+    )
+    assert refused.status_code == 422, refused.text
+    assert link in refused.text
+    # A form of an old version (another phone saved first): the fresh board.
+    stale = client.post(
+        f"/g/{game}/edit/stacks",
+        data={"stop": "0", "stack-0": "0", "stack-1": "4", "version": str(version - 1)},
+        headers=headers,
+    )
+    assert stale.status_code == 409, stale.text
+    assert link in stale.text

@@ -115,7 +115,7 @@ def board_context(
     }
 
 
-def board_page(
+async def board_page(
     request: Request,
     stored: StoredGame,
     token: str | None,
@@ -135,7 +135,11 @@ def board_page(
 
     *undo* offers to take back the write that led here; *undo_error* says why an Undo was refused.
     *family* is the group history line of a won game (:func:`family_of`).
+    *replays* are looked up when not given: a refused entry's board links
+    its rounds' replays like any other.
     """
+    if replays is None:
+        replays = await board_replays(request, stored)
     context = board_context(request, stored, token, editing=editing, replays=replays)
     context.update(
         family_line=family,
@@ -243,7 +247,7 @@ async def board_replays(request: Request, stored: StoredGame) -> dict[int, str]:
 
 @router.get("/g/{game_id}", response_class=HTMLResponse)
 async def watch_page(request: Request, stored: GameDep) -> HTMLResponse:
-    return board_page(
+    return await board_page(
         request,
         stored,
         None,
@@ -271,7 +275,7 @@ async def edit_page(request: Request, stored: GameDep, service: Service) -> HTML
     if number is not None and number > len(stored.game.rounds):
         number = None  # the round is gone (removed on another phone)
     offer = await undo_offer(request, service, stored, notice)
-    return board_page(
+    return await board_page(
         request,
         stored,
         token,

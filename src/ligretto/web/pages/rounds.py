@@ -41,7 +41,7 @@ async def save_stacks(request: Request, editable: EditableGameDep, service: Serv
     entry = Entry()
     stacks = read_stacks(language, data, entry, players)
     if stacks is None:
-        return board_page(request, loaded, token, entry=entry, status_code=422)
+        return await board_page(request, loaded, token, entry=entry, status_code=422)
     counts = stacks
     return await attempt(
         request,
@@ -69,12 +69,12 @@ async def save_middle(request: Request, editable: EditableGameDep, service: Serv
     number_text = str(data.get("round") or "")
     if pending is None or number_text != str(pending.number):
         # The round was completed or removed on another phone meanwhile.
-        return board_page(request, loaded, token, conflict=True, status_code=409)
+        return await board_page(request, loaded, token, conflict=True, status_code=409)
     entry = Entry()
     limits = [middle_limit(s) for s in pending.stacks]
     middle = read_counts(language, data, entry, game.players, "middle", limits)
     if middle is None:
-        return board_page(request, loaded, token, entry=entry, status_code=422)
+        return await board_page(request, loaded, token, entry=entry, status_code=422)
     counts = middle
     confirm = data.get("confirm") == "1"
     number = pending.number
@@ -91,7 +91,7 @@ async def save_middle(request: Request, editable: EditableGameDep, service: Serv
     )
 
 
-def _round_page(
+async def _round_page(
     request: Request,
     stored: StoredGame,
     token: str | None,
@@ -134,7 +134,7 @@ async def round_page(request: Request, stored: GameDep, number: int, service: Se
     if not 1 <= number <= len(stored.game.rounds):
         return not_found(request)
     token = await known_token(request, service, stored.id)
-    return _round_page(request, stored, token, number)
+    return await _round_page(request, stored, token, number)
 
 
 @router.post("/g/{game_id}/edit/rounds/{number}", response_model=None)
@@ -157,7 +157,7 @@ async def correct_round(
         for seat in range(len(players)):
             entry.values[f"middle-{seat}"] = str(data.get(f"middle-{seat}") or "").strip()[:6]
     if entry.errors or stacks is None:
-        return _round_page(request, loaded, token, number, entry=entry, status_code=422)
+        return await _round_page(request, loaded, token, number, entry=entry, status_code=422)
     confirm = data.get("confirm") == "1"
     counts, middle_counts = stacks, middle
     was_complete = loaded.game.rounds[number - 1].complete
@@ -165,7 +165,7 @@ async def correct_round(
         entry.errors.append(
             gettext(language, N_("A complete round keeps its middle counts: enter them too."))
         )
-        return _round_page(request, loaded, token, number, entry=entry, status_code=422)
+        return await _round_page(request, loaded, token, number, entry=entry, status_code=422)
     return await attempt(
         request,
         service,
@@ -238,9 +238,9 @@ async def undo(request: Request, editable: EditableGameDep, service: Service) ->
                 "Nothing was changed; the board shows the latest state."
             ),
         )
-        return board_page(request, fresh, token, undo_error=message, status_code=409)
+        return await board_page(request, fresh, token, undo_error=message, status_code=409)
     except TafelError as error:
-        return board_page(
+        return await board_page(
             request, loaded, token, undo_error=refusal(language, error), status_code=422
         )
     number = result.round.number if result.round else ""
@@ -259,10 +259,10 @@ async def _end(request: Request, editable: EditableGame, service: Service, actio
         fresh = await load_game(service, game_id)
         if fresh is None:
             return not_found(request)
-        return board_page(request, fresh, token, conflict=True, status_code=409)
+        return await board_page(request, fresh, token, conflict=True, status_code=409)
     except TafelError as error:
         entry = Entry(end_errors=[refusal(language, error)])
-        return board_page(request, loaded, token, entry=entry, status_code=422)
+        return await board_page(request, loaded, token, entry=entry, status_code=422)
     anchor = "#status" if action == "finish" else "#ranking-title"
     return saved(request, game_id, token, edit_base(game_id) + anchor)
 

@@ -9,7 +9,7 @@ redirects to the board (303), so reloading never saves twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -41,7 +41,7 @@ async def attempt(
     write: Callable[[], WriteResult],
     *,
     done: Callable[[WriteResult], str],
-    page: Callable[..., HTMLResponse] | None = None,
+    page: Callable[..., Awaitable[HTMLResponse]] | None = None,
 ) -> Response:
     """Run *write*; redirect to *done* on success, or show why it was refused.
 
@@ -56,14 +56,14 @@ async def attempt(
         fresh = await load_game(service, stored.id)
         if fresh is None:
             return not_found(request)
-        return board_page(request, fresh, token, conflict=True, status_code=409)
+        return await board_page(request, fresh, token, conflict=True, status_code=409)
     except ForbiddenError:
         return bad_link(request, stored.id)
     except GameNotFoundError:
         return not_found(request)
     except ImplausibleRoundError as error:
         entry.implausible = implausible_details(language, error)
-        return show(entry=entry, status_code=422)
+        return await show(entry=entry, status_code=422)
     except TafelError as error:
         message = refusal(language, error)
         players = stored.game.players
@@ -74,7 +74,7 @@ async def attempt(
             seat = players.index(error.player)
             entry.invalid.add(f"stack-{seat}" if error.rule == "T2" else f"middle-{seat}")
         entry.errors.append(message)
-        return show(entry=entry, status_code=422)
+        return await show(entry=entry, status_code=422)
     return saved(request, stored.id, token, done(result))
 
 
