@@ -13,17 +13,22 @@ def client(stalling_client: TestClient) -> TestClient:
     return stalling_client
 
 
-def test_the_page_shows_a_finished_round_and_refuses_others(client: TestClient) -> None:
+def open_bot_table(client: TestClient, *, rounds: int) -> tuple[str, str]:
+    """A table of two bots ending after *rounds*: its code and host token."""
     opened = client.post(
         "/api/tables",
         json={
             "seats": 2,
             "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
-            "end": {"mode": "rounds", "rounds": 1},
+            "end": {"mode": "rounds", "rounds": rounds},
         },
     )
     assert opened.status_code == 201, opened.text
-    code, host = opened.json()["code"], opened.json()["host_token"]
+    return opened.json()["code"], opened.json()["host_token"]
+
+
+def test_the_page_shows_a_finished_round_and_refuses_others(client: TestClient) -> None:
+    code, host = open_bot_table(client, rounds=1)
     page = f"/play/{code}/rounds/1/replay"
     assert client.get(page).status_code == 404  # nothing dealt yet
     with client.websocket_connect(f"/play/{code}/ws") as ws:
@@ -64,16 +69,7 @@ def test_the_page_speaks_the_readers_language(client: TestClient) -> None:
 def test_the_online_games_board_links_each_kept_round_to_its_replay(client: TestClient) -> None:
     """The Tafel game a table scores links each round's row to its replay,
     on the watch page, its live fragment and in the edit page's offline state."""
-    opened = client.post(
-        "/api/tables",
-        json={
-            "seats": 2,
-            "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
-            "end": {"mode": "rounds", "rounds": 1},
-        },
-    )
-    assert opened.status_code == 201, opened.text
-    code, host = opened.json()["code"], opened.json()["host_token"]
+    code, host = open_bot_table(client, rounds=1)
     with client.websocket_connect(f"/play/{code}/ws") as ws:
         send(ws, "join", host_token=host)
         receive_until(ws, "welcome")
@@ -98,16 +94,7 @@ def test_a_refused_entry_on_the_online_games_board_keeps_the_replay_links(
     client: TestClient,
 ) -> None:
     """The board drawn with a refusal (422, 409) links the rounds' replays too."""
-    opened = client.post(
-        "/api/tables",
-        json={
-            "seats": 2,
-            "bots": [{"strategy": "greedy", "level": "hard"}, {"strategy": "random"}],
-            "end": {"mode": "rounds", "rounds": 2},
-        },
-    )
-    assert opened.status_code == 201, opened.text
-    code, host = opened.json()["code"], opened.json()["host_token"]
+    code, host = open_bot_table(client, rounds=2)
     with client.websocket_connect(f"/play/{code}/ws") as ws:
         send(ws, "join", host_token=host)
         receive_until(ws, "welcome")
