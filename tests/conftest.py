@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -46,6 +47,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 # per-client rate limits are tested on their own (tests/web/test_rate_limits.py)
 # and are off elsewhere, also in servers the tests start as processes.
 os.environ.setdefault("LIGRETTO_RATE_LIMITS", "0")
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+"""Every test in this folder drives Chromium: the folder is its ``browser`` mark."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 def postgres_base_url() -> str:

@@ -16,20 +16,13 @@ exceptions that module documents (links inside running text).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from helpers.axe import audit
-from helpers.browser import ARTIFACTS, PHONE, LiveServer
+from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -11,20 +11,13 @@ asks for more contrast.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from helpers.axe import AXE, OPTIONS
-from helpers.browser import ARTIFACTS, PHONE, LiveServer
+from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot
 from helpers.tap_targets import small_targets
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 SHOTS = ARTIFACTS / "accessibility"
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
 # The cards' colours (css/tafel.css), as the browser computes them.

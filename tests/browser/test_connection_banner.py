@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -29,16 +28,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
-from helpers.browser import PHONE, PlayServer, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.tap_targets import small_targets
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 DROP_S = 10.0
 SHOWN_WITHIN_MS = 2000

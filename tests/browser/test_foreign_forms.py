@@ -12,19 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from helpers.browser import LiveServer
+from helpers.browser import LiveServer, NewPage, Shoot
 from ligretto.child_process import free_port
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 
 def _rounds(page: Page, server: LiveServer, game_id: str) -> int:

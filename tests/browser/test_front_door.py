@@ -11,8 +11,6 @@ the tap-target check. Screenshots go to test-artifacts/ (``door-*.png``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 
 import httpx
 import pytest
@@ -21,15 +19,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer
+from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game
 from helpers.tap_targets import MIN_SIZE, small_targets
 from ligretto.web.qr import qr_svg_document
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 SIZES: dict[str, ViewportSize] = {

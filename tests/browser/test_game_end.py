@@ -10,28 +10,16 @@ animation runs. Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
-from helpers.browser import LiveServer, PlayServer
-from helpers.play import serve_play
+from helpers.browser import LOCALES, PHONES, LiveServer, NewPage, PlayServer, Shoot
+from helpers.play import game_over, serve_play
 from helpers.tap_targets import small_targets
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
-
-PHONES: dict[str, ViewportSize] = {
-    "360": {"width": 360, "height": 740},
-    "390": {"width": 390, "height": 844},
-}
-LANGUAGES = {"de": "de-DE", "en": "en-GB", "nb": "nb-NO"}
 
 # The first button (or link drawn as one) after the element *selector*, in
 # the order of the page: what a keyboard or a screen reader reaches next.
@@ -103,11 +91,11 @@ def play(page: Page, server: LiveServer, game: dict[str, Any], rounds: Any) -> N
 
 
 @pytest.mark.parametrize("width", PHONES)
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LOCALES)
 def test_the_tafel_names_the_winner_and_offers_the_next_game_first(
     live_server: LiveServer, new_page: NewPage, shoot: Shoot, lang: str, width: str
 ) -> None:
-    page = new_page(PHONES[width], touch=True, locale=LANGUAGES[lang])
+    page = new_page(PHONES[width], touch=True, locale=LOCALES[lang])
     edit, watch = won_game(page, live_server, group=True)
     page.goto(edit)
     expect(page.locator("#board-end .family-line")).to_contain_text("Ben")  # his first win
@@ -125,7 +113,7 @@ def test_the_tafel_names_the_winner_and_offers_the_next_game_first(
     shoot(page, f"game-end-tafel-{lang}-{width}")
     assert serious(page) == [], serious(page)
     # The watch page has the moment too, without the next game's button.
-    watcher = new_page(PHONES[width], touch=True, locale=LANGUAGES[lang])
+    watcher = new_page(PHONES[width], touch=True, locale=LOCALES[lang])
     watcher.goto(watch)
     expect(watcher.locator("#winner-title")).to_contain_text("Ben")
     expect(watcher.locator("#board-end .decided")).to_be_visible()
@@ -154,25 +142,11 @@ def end_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]
     yield from serve_play(tmp_path_factory, "end-data", 0.1)
 
 
-def game_over(page: Page, server: PlayServer, lang: str) -> None:
-    """Open a one-round table of the host and three bots; wait for the game's end."""
-    page.goto(f"{server.url}/play?lang={lang}")
-    page.locator("#host-name").fill("Anna")
-    page.locator("#seats").fill("4")
-    page.locator("input[name=mode][value=rounds]").check()
-    page.locator("#rounds").fill("1")
-    page.locator("#new-table button[type=submit]").click()
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}"))
-    expect(page.locator("#seat-list li")).to_have_count(4)
-    page.locator("#start").click()
-    expect(page.locator("#scores")).to_be_visible(timeout=180_000)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LOCALES)
 def test_the_online_table_celebrates_and_offers_play_again_first(
     end_server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
-    page = new_page(PHONES["360"], touch=True, locale=LANGUAGES[lang])
+    page = new_page(PHONES["360"], touch=True, locale=LOCALES[lang])
     game_over(page, end_server, lang)
     title = page.locator("#scores-title")
     expect(title).to_have_class(re.compile("winner-line"))

@@ -13,18 +13,13 @@ least 44 × 44 CSS px, with the details opened too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.axe import audit
-from helpers.browser import PHONE, LiveServer
+from helpers.browser import PHONE, LiveServer, NewPage
 from helpers.tafel_pages import enter_middle, enter_stacks
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
 
 
 def open_details(page: Page) -> None:

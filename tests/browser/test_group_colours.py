@@ -6,21 +6,14 @@ Screenshots land in test-artifacts/ (de, en, nb) for a person to look at.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import LiveServer
+from helpers.browser import LiveServer, NewPage, Shoot
 from helpers.tafel_pages import enter_middle, enter_stacks
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 LONG_NAME = "Oma Gerda Wilhelmine von Hohenstein-Ahrweiler"[:MAX_NAME_LENGTH]
 

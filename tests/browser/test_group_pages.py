@@ -7,23 +7,16 @@ Screenshots land in test-artifacts/ (light and dark) for a person to look at.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE, LiveServer
+from helpers.browser import PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import enter_middle, enter_stacks
 from ligretto.tafel import Game
 from ligretto.tafel.exchange import game_to_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 
 def assert_no_horizontal_scroll(page: Page) -> None:

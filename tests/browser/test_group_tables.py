@@ -10,9 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import PHONE, PlayServer, serving
-
-from .test_play import NewPage, Shoot
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
 
 
 @pytest.fixture(scope="module")

@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.axe import audit
-from helpers.browser import PHONE, PlayServer
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play, start_practice, tools_in_view
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 WIDE: ViewportSize = {"width": 1280, "height": 800}
 KEYS = {"stack": "s", "discard": "d", "hand": " "}
 LOCALES = {"en-GB": "en", "de-DE": "de", "nb-NO": "nb"}

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +20,8 @@ from playwright.sync_api import Page, expect
 from typer.testing import CliRunner
 
 from helpers.axe import audit
-from helpers.browser import DESKTOP, PHONE, LiveServer
+from helpers.browser import DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from ligretto.cli import app as cli
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 # Every value of the progress bar, kept in the tab's session storage so
 # that the values seen before the page reloads with the results survive it.

@@ -11,43 +11,18 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from helpers.browser import DESKTOP, PHONE, PlayServer, serving
+from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
+from helpers.play import two_red_piles
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
-
-
-def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
-    """Piles 0 and 1 are both R1; both seats have R2 at row position 0 (R3)."""
-    stack = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
-    return Round.from_snapshot(
-        {
-            "players": players,
-            "options": options.to_dict(),
-            "seats": [
-                {"stack": stack, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]},
-                {"stack": stack, "row": [["R2"], ["G3"], ["B4"], ["B5"], ["B6"]]},
-            ],
-            "middle": [
-                {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
-                {"id": 1, "cards": [{"card": "R1", "owner": 0}]},
-            ],
-        },
-        seed=seed,
-        fill_hand=True,
-    )
 
 
 def wait_until_it_fits(page: Page, source: str) -> None:

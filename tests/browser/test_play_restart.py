@@ -8,20 +8,17 @@ screenshot of the resume countdown is ``test-artifacts/play-resuming.png``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE
+from helpers.browser import PHONE, NewPage, Shoot
 from helpers.live_client import api
 from helpers.logged_server import LoggedServer
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ at phone sizes, with no axe violation and finger-sized buttons.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,14 +19,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE, PlayServer
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play, start_practice
 from helpers.tap_targets import small_targets
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 AXE = Axe()
 AXE_OPTIONS = {

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,17 +22,13 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from helpers.axe import AXE, OPTIONS
-from helpers.browser import PHONE, PlayServer, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.live_client import Person
 from helpers.play import serve_play, start_practice, tools_in_view
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
 

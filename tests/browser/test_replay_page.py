@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Route, expect
 
-from browser.test_game_end import LANGUAGES, PHONES, game_over
-from helpers.browser import PlayServer
-from helpers.play import serve_play
+from helpers.browser import LOCALES, PHONES, NewPage, PlayServer, Shoot
+from helpers.play import game_over, serve_play
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 CONTROLS = (
     "#replay-start",
     "#replay-back",
@@ -77,11 +71,11 @@ def with_race(route: Route) -> None:
     route.fulfill(response=response, body=json.dumps(doc))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LOCALES)
 def test_the_replay_page_steps_plays_and_ends_with_the_result(
     replay_url: str, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
-    page = new_page(PHONES["360"], locale=LANGUAGES[lang])
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
     page.route("**/api/tables/*/rounds/*/replay", with_race)
     page.goto(f"{replay_url}?lang={lang}")
     root = page.locator("#replay")

@@ -19,17 +19,16 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from browser.test_game_end import LANGUAGES, PHONES
+from helpers.browser import LOCALES, PHONES, NewPage, Shoot
 from ligretto.bots import make_bot
 from ligretto.live.client import view_from_dict
 from ligretto.rules.actions import Play
@@ -37,10 +36,8 @@ from ligretto.rules.replay_file import replay_round
 from ligretto.rules.view import TableView
 from ligretto.serve_process import ServeProcess
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 #: How long the two rounds may take, with the server's own timing (a
 #: countdown, the scores shown between the rounds).
 GAME_LIMIT = 240.0
@@ -243,13 +240,13 @@ def test_the_race_is_told_to_its_loser_and_kept_in_its_round(played: Played) -> 
     assert kept[0]["margin_ms"] == told["margin_ms"]
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LOCALES)
 def test_the_replay_page_steps_through_the_races_round_and_shows_it(
     played: Played, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
     assert played.race is not None
     margin = played.race["race"]["margin_ms"]
-    page = new_page(PHONES["360"], locale=LANGUAGES[lang])
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
     page.goto(f"{played.base}/play/{played.code}/rounds/{played.race_round}/replay?lang={lang}")
     root = page.locator("#replay")
     expect(root).to_have_attribute("data-ready", "1")
@@ -271,11 +268,11 @@ def test_the_replay_page_steps_through_the_races_round_and_shows_it(
     assert not page.evaluate("document.documentElement.scrollWidth > innerWidth")
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", LOCALES)
 def test_the_online_games_board_links_its_rounds_replays(
     played: Played, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
-    page = new_page(PHONES["360"], locale=LANGUAGES[lang])
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
     page.goto(f"{played.base}/g/{played.tafel_game}?lang={lang}")
     links = page.locator("table.rounds a.replay-link")
     expect(links).to_have_count(2)

@@ -11,22 +11,15 @@ starts by itself; the table on a tablet's screen without scrolling.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import FloatRect, Page, ViewportSize, expect
+from playwright.sync_api import FloatRect, ViewportSize, expect
 
-from helpers.browser import PHONE, PlayServer, serving
-from helpers.play import sit_down_against_a_bot
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
+from helpers.play import sit_down_against_a_bot, two_red_piles
 from ligretto.live.settings import TableSettings
 
-from .test_play import two_red_piles
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 TABLET_WIDE: ViewportSize = {"width": 1024, "height": 768}
 PHONE_390: ViewportSize = {"width": 390, "height": 844}

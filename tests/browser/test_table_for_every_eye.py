@@ -13,23 +13,18 @@ simulated colour blindness in tests/web/test_card_colours.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.axe import audit
-from helpers.browser import PHONE, PlayServer, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.play import sit_down_against_a_bot, tools_in_view
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 # The words a German or Norwegian table must not say.
 ENGLISH_COLOURS = re.compile(r"\b(red|green|blue|yellow)\b", re.IGNORECASE)

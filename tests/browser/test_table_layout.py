@@ -10,20 +10,15 @@ at (``table-<size>-<lang>-<seats>.png``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import DESKTOP, PHONE, PlayServer, serving
+from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.play import host_table
 from ligretto.live.settings import TableSettings
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 SIZES: dict[str, ViewportSize] = {"phone": PHONE, "tablet": TABLET, "desktop": DESKTOP}
 STYLES = ("watchful", "stack-first", "greedy", "race-aware")

@@ -12,20 +12,13 @@ what it kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import LiveServer
+from helpers.browser import LiveServer, NewPage, Shoot
 from helpers.tafel_phones import create_game, enter_round, wait_until_kept_offline
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 
 def server_rounds(page: Page, base: str, game: str) -> list[Any]:

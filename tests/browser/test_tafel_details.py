@@ -8,21 +8,15 @@ board's forms are tested elsewhere); screenshots go to test-artifacts/
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import ARTIFACTS, DESKTOP, LiveServer
+from helpers.browser import ARTIFACTS, DESKTOP, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game
 from helpers.tap_targets import small_targets
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 SIZES: dict[str, ViewportSize] = {"phone": PHONE_390, "tablet": TABLET, "desktop": DESKTOP}

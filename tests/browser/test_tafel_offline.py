@@ -12,22 +12,17 @@ shared test vectors generated from the Python domain.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import ARTIFACTS, LiveServer
+from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
 from helpers.logged_server import LoggedServer
 from helpers.tafel_phones import create_game, enter_round, save_stacks, wait_until_kept_offline
 from helpers.tafel_vectors import VECTORS
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 RUN_VECTORS = """
 async (vectors) => {

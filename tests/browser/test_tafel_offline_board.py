@@ -17,12 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from browser.test_tafel_offline import NewPage, Shoot
-from helpers.browser import ARTIFACTS, LiveServer
+from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
 from helpers.tafel_phones import wait_until_kept_offline
 from ligretto.web.pages.rendering import STATIC_DIR
-
-pytestmark = pytest.mark.browser
 
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 

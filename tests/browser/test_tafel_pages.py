@@ -6,19 +6,11 @@ pages. Screenshots land in test-artifacts/ for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import DESKTOP, PHONE, LiveServer
+from helpers.browser import DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 MINUS = "\u2212"
 
 

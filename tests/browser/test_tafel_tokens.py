@@ -10,18 +10,13 @@ the browser makes is recorded with its ``Referer``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Request, expect
 
+from helpers.browser import NewPage, Shoot
 from helpers.logged_server import LoggedServer
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 
 @pytest.fixture(scope="module")

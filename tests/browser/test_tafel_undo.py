@@ -8,20 +8,13 @@ taps, and the bar's button shows its whole word in every language.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import LiveServer
+from helpers.browser import LiveServer, NewPage, Shoot
 from helpers.tafel_phones import create_game, save_stacks
-
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 
 # What lies at the centre of an element: the element itself (or a part of it)
 # when nothing covers it there.

@@ -11,19 +11,13 @@ opens, and no sentence twice: every text the region ever held is recorded.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import ARTIFACTS, LiveServer
+from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
-pytestmark = pytest.mark.browser
-
-NewPage = Callable[..., Page]
-Shoot = Callable[[Page, str], Path]
 SHOTS = ARTIFACTS / "accessibility"
 
 # The watcher's language: the round saved, and the standing after it.

@@ -7,12 +7,12 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from playwright.sync_api import ViewportSize
+from playwright.sync_api import Page, ViewportSize
 
 from ligretto.live.settings import TableSettings
 from ligretto.serve_process import ServerThread
@@ -139,3 +139,17 @@ def serving(server: Server) -> Iterator[Server]:
     finally:
         with watchdog("stopping a test server", kill=False):
             server.stop()
+
+
+NewPage = Callable[..., Page]
+"""The ``new_page`` fixture: ``new_page(viewport=PHONE, locale=..., touch=...)``."""
+Shoot = Callable[[Page, str], Path]
+"""The ``shoot`` fixture: a full-page screenshot under ``test-artifacts/``."""
+
+PHONES: dict[str, ViewportSize] = {
+    "360": {"width": 360, "height": 740},
+    "390": {"width": 390, "height": 844},
+}
+"""The two phone widths the end-of-game screens are checked at."""
+LOCALES = {"de": "de-DE", "en": "en-GB", "nb": "nb-NO"}
+"""A browser locale for each of the UI's languages."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from ligretto.live.registry import TableRegistry
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -85,3 +87,23 @@ def started_two_player_table(
         while table_msg["table"]["phase"] != "playing":
             table_msg = receive_until(ws, "table")
     return table, anna, ben, welcome_ben
+
+
+def table_until(ws: WebSocketTestSession, done: Any) -> dict[str, Any]:
+    """Read ``table`` messages until one satisfies ``done``; return its table."""
+    for _ in range(2000):
+        table: dict[str, Any] = receive_until(ws, "table")["table"]
+        if done(table):
+            return table
+    raise AssertionError("the table never got there")
+
+
+def tables_of(client: TestClient) -> TableRegistry:
+    registry: TableRegistry = client.app.state.tables  # type: ignore[attr-defined]
+    return registry
+
+
+def code_of(response: Any) -> str:
+    match = re.fullmatch(r"/play/(\w+)#t=[\w-]+", response.headers["location"])
+    assert match, response.headers["location"]
+    return match.group(1)

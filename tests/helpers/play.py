@@ -1,4 +1,4 @@
-"""Online play in a browser: a module's server, the practice round's start, a table with a bot."""
+"""Online play in a browser: a module's server, the practice start, bot tables, staged deals."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import PlayServer, serving
 from ligretto.live.settings import TableSettings
+from ligretto.rules.options import RuleOptions
+from ligretto.rules.round import Round
 
 Submit = Literal["click", "enter", "keys"]
 """How the start form is sent: a click (or tap), Enter on its focused
@@ -101,3 +103,38 @@ def tools_in_view(page: Page) -> bool:
     laptop does not show."""
     expect(page.locator("#reader-toggle, #help").filter(visible=True).first).to_be_visible()
     return page.locator("#reader-toggle").is_visible()
+
+
+def game_over(page: Page, server: PlayServer, lang: str) -> None:
+    """Open a one-round table of the host and three bots; wait for the game's end."""
+    page.goto(f"{server.url}/play?lang={lang}")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("4")
+    page.locator("input[name=mode][value=rounds]").check()
+    page.locator("#rounds").fill("1")
+    page.locator("#new-table button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}"))
+    expect(page.locator("#seat-list li")).to_have_count(4)
+    page.locator("#start").click()
+    expect(page.locator("#scores")).to_be_visible(timeout=180_000)
+
+
+def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
+    """Piles 0 and 1 are both R1; both seats have R2 at row position 0 (R3)."""
+    stack = ["Y10", "Y9", "Y8", "Y7", "Y6", "Y5", "Y4", "Y3", "Y2", "G9"]
+    return Round.from_snapshot(
+        {
+            "players": players,
+            "options": options.to_dict(),
+            "seats": [
+                {"stack": stack, "row": [["R2"], ["B3"], ["B4"], ["B5"], ["B6"]]},
+                {"stack": stack, "row": [["R2"], ["G3"], ["B4"], ["B5"], ["B6"]]},
+            ],
+            "middle": [
+                {"id": 0, "cards": [{"card": "R1", "owner": 1}]},
+                {"id": 1, "cards": [{"card": "R1", "owner": 0}]},
+            ],
+        },
+        seed=seed,
+        fill_hand=True,
+    )

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterator
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from helpers.live_app import make_app
 from helpers.live_wire import FAST
 from ligretto.live.settings import TableSettings
-from ligretto.web.api.tables import router as tables_router
-from ligretto.web.play import router, start_tables, stop_tables
-
-
-def make_app(settings: TableSettings = FAST) -> FastAPI:
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        start_tables(app, settings=settings)
-        yield
-        await stop_tables(app)
-
-    app = FastAPI(lifespan=lifespan)
-    app.include_router(tables_router)  # POST /api/tables opens a table
-    app.include_router(router)
-    return app
 
 
 @pytest.fixture

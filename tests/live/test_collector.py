@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.live_app import make_app
 from ligretto.web.app import create_app
 from ligretto.web.play.collector import YOUNG, CollectorSchedule
 from ligretto.web.settings import Settings
-
-from .conftest import make_app
 
 
 class Node:

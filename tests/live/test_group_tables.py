@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.live_wire import FAST, join, receive_until, send
+from helpers.live_wire import FAST, join, receive_until, send, table_until
 from ligretto.live.persistence import table_state
 from ligretto.live.registry import restore_table
 from ligretto.live.scorekeeping import EndCondition, GroupLink
@@ -24,8 +24,6 @@ from ligretto.store.groups import GroupService
 from ligretto.store.live_tables import StoredTable
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
-
-from .test_play_again import table_until
 
 
 @pytest.fixture

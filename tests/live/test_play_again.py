@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
-from helpers.live_wire import FAST, join, receive_until, send
+from helpers.live_wire import FAST, join, receive_until, send, table_until
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
@@ -23,15 +21,6 @@ def tafel_client(tmp_path: Path) -> Iterator[TestClient]:
     app.state.table_settings = FAST
     with TestClient(app) as client:
         yield client
-
-
-def table_until(ws: WebSocketTestSession, done: Any) -> dict[str, Any]:
-    """Read ``table`` messages until one satisfies ``done``; return its table."""
-    for _ in range(2000):
-        table: dict[str, Any] = receive_until(ws, "table")["table"]
-        if done(table):
-            return table
-    raise AssertionError("the table never got there")
 
 
 def test_the_host_plays_again_with_the_same_seats_on_a_new_tafel_game(

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.played_games import POOL, played_games
 from helpers.profiles import examples
 from ligretto.tafel import Game
 from ligretto.tafel.family import family_table
@@ -21,8 +22,6 @@ from ligretto.tafel.stats import (
     member_stats,
     recent_form,
 )
-
-from .test_group_stats import POOL, played_games
 
 START = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
 

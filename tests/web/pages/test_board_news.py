@@ -15,7 +15,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from web.pages.test_pages import create, game_id, middle, stacks
+from helpers.tafel_forms import create, game_id, middle, stacks
 
 MINUS = "\u2212"
 

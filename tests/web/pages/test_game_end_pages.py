@@ -6,9 +6,8 @@ import re
 
 from fastapi.testclient import TestClient
 
+from helpers.tafel_forms import create, create_group, middle, stacks
 from ligretto.web.pages.view import ordinal
-from web.pages.test_group_pages import _create
-from web.pages.test_pages import create, middle, stacks
 
 
 def test_a_won_game_says_which_round_decided_it_and_offers_the_next_game_first(
@@ -59,7 +58,7 @@ def _won(client: TestClient, gid: str, middle_counts: list[int]) -> str:
 
 
 def test_a_group_game_tells_a_line_of_the_familys_history(client: TestClient) -> None:
-    gid, _ = _create(client)
+    gid, _ = create_group(client)
     _won(client, gid, [20, 12])  # Anna 20 (the group's first game: no record yet)
     second = _won(client, gid, [24, 12])  # Anna 24: the best round so far
     page = client.get(second).text

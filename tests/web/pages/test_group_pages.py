@@ -8,19 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.tafel_forms import create_group
 from ligretto.web.group_charts import histogram_svg, rating_band_svg
-
-
-def _create(client: TestClient, members: str = "Anna\nBen\nCleo") -> tuple[str, str]:
-    response = client.post("/groups", data={"name": "Donnerstag", "members": members})
-    assert response.status_code == 303
-    location = response.headers["location"]
-    match = re.fullmatch(r"/groups/([\w-]+)/edit#t=([\w-]+)", location)
-    assert match, location
-    cookie = response.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=strict" in cookie
-    assert f"Path=/groups/{match[1]}/edit" in cookie
-    return match[1], match[2]
 
 
 def _play(
@@ -53,7 +42,7 @@ def _play(
 def test_a_group_is_created_and_its_page_never_shows_the_token_to_watchers(
     client: TestClient,
 ) -> None:
-    gid, token = _create(client)
+    gid, token = create_group(client)
     edit = client.get(f"/groups/{gid}/edit")
     assert edit.status_code == 200 and token in edit.text  # the cookie fills the forms
     client.cookies.clear()
@@ -64,7 +53,7 @@ def test_a_group_is_created_and_its_page_never_shows_the_token_to_watchers(
 
 
 def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) -> None:
-    gid, _ = _create(client)
+    gid, _ = create_group(client)
     refused = client.post(
         f"/groups/{gid}/edit/games?lang=en",
         data={"player": ["Anna", "Ben"], "new_players": "Dora", "mode": "rounds", "rounds": "1"},
@@ -99,7 +88,7 @@ def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) 
 
 
 def test_writes_without_the_group_token_are_refused_in_the_page(client: TestClient) -> None:
-    gid, _ = _create(client)
+    gid, _ = create_group(client)
     client.cookies.clear()
     refused = client.post(
         f"/groups/{gid}/edit/members?lang=en", data={"names": "Dora", "token": "wrong"}
@@ -110,7 +99,7 @@ def test_writes_without_the_group_token_are_refused_in_the_page(client: TestClie
 
 
 def test_an_existing_game_is_added_by_its_edit_link(client: TestClient) -> None:
-    gid, token = _create(client, "Anna")
+    gid, token = create_group(client, "Anna")
     game = client.post("/api/games", json={"players": ["Anna", "Zoe"]}).json()
     link = f"http://x/g/{game['id']}/edit#t={game['edit_token']}"
     refused = client.post(
@@ -160,7 +149,7 @@ def test_a_large_groups_pages_say_they_are_being_prepared_and_reload_until_ready
 
     from ligretto.store import group_queries
 
-    gid, _ = _create(client)
+    gid, _ = create_group(client)
     _play(client, gid, ["Anna", "Ben"], [0, 4], [20, 10])
     client.cookies.clear()
     # Every group counts as large: nothing is kept yet, so every page is prepared.

@@ -9,7 +9,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from helpers.live_wire import STALLING
-from ligretto.live.registry import TableRegistry
 from ligretto.web.app import create_app
 from ligretto.web.settings import Settings
 
@@ -18,11 +17,6 @@ from ligretto.web.settings import Settings
 def app_client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(data_dir=tmp_path, database_url=None))) as client:
         yield client
-
-
-def tables_of(client: TestClient) -> TableRegistry:
-    registry: TableRegistry = client.app.state.tables  # type: ignore[attr-defined]
-    return registry
 
 
 @pytest.fixture

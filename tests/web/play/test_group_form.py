@@ -8,9 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import code_of, tables_of
 from ligretto.live.table import Table
-
-from .conftest import tables_of
 
 
 def new_group(client: TestClient) -> dict[str, Any]:
@@ -29,12 +28,6 @@ def table_of(client: TestClient, response: Any) -> Table:
     table = tables_of(client).get(code_of(response))
     assert table is not None
     return table
-
-
-def code_of(response: Any) -> str:
-    match = re.fullmatch(r"/play/(\w+)#t=[\w-]+", response.headers["location"])
-    assert match, response.headers["location"]
-    return match.group(1)
 
 
 def test_the_group_page_has_the_button_that_posts_to_the_form(app_client: TestClient) -> None:

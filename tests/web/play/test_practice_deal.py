@@ -13,13 +13,11 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.live_wire import code_of, tables_of
 from ligretto.rules.actions import Action, Play, Recycle, Source, Turn
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.web.play.quick_games import PRACTICE_SEEDS, practice_deal
-
-from .conftest import tables_of
-from .test_group_form import code_of
 
 FIRST_PLAY_WITHIN = 5
 

@@ -15,11 +15,10 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.live_wire import tables_of
 from helpers.profiles import examples
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
-
-from .conftest import tables_of
 
 
 def open_table(client: TestClient, **spec: Any) -> dict[str, Any]:
