@@ -16,7 +16,7 @@ CORE        := $(VENV)/.core-stamp
 CORE_SRC    := $(wildcard src/ligretto/rules/*.py src/ligretto/sim/*.py src/ligretto/bots/*.py)
 BUILD_TOOLS := setuptools wheel mypy mypy_extensions
 
-.PHONY: run test test-pure lint typecheck pytest bench fuzz venv clean
+.PHONY: run test test-pure check flake-hunt lint typecheck pytest bench fuzz venv clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py mypyc.ini
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -54,16 +54,43 @@ pytest: $(STAMP) $(CORE)
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
 	  exit $$rc
 
-test: lint pytest
+test: lint pytest test-pure
 
-# The same tests against the pure Python core (LIGRETTO_PURE=1 loads the .py
-# sources of a compiled build). PURE_TESTS narrows it, e.g. PURE_TESTS=tests/rules.
-PURE_TESTS ?=
+# The tests of the code that is compiled, against the pure Python core
+# (LIGRETTO_PURE=1 loads the .py sources of a compiled build): the rules
+# engine, the bots and the simulator, what drives them (simulate, live),
+# and the check that one seed gives the same rounds in both builds. The
+# rest of the suite reaches the compiled code only through these modules'
+# public behaviour, which these tests pin, so it runs once, compiled
+# (CONTRIBUTING.md, "The compiled core"). PURE_TESTS narrows or widens it.
+PURE_TESTS ?= tests/rules tests/bots tests/sim tests/simulate tests/live tests/test_build.py
 test-pure: $(STAMP)
 	@LIGRETTO_PURE=1 $(VENV)/bin/ligretto version
 	@LIGRETTO_PURE=1 $(VENV)/bin/pytest $(PYTEST_ARGS) $(PURE_TESTS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; fi; \
 	  exit $$rc
+
+# The developer's quick round (a few minutes): lint and types, the tests
+# that need no browser and are not slow, on every core, and then the
+# browser test files this change touched (against CHECK_BASE, by default
+# the last commit: uncommitted and new files) or BROWSER_TESTS if given.
+CHECK_BASE    ?= HEAD
+BROWSER_TESTS ?= $(shell git diff --name-only $(CHECK_BASE) -- 'tests/browser/test_*.py' 2>/dev/null; \
+                   git ls-files --others --exclude-standard -- 'tests/browser/test_*.py')
+check: lint $(CORE)
+	@$(VENV)/bin/pytest -q -n auto --dist loadfile -m "not browser and not slow"
+	@if [ -n "$(strip $(BROWSER_TESTS))" ]; then \
+	  echo "browser tests touched by this change: $(strip $(BROWSER_TESTS))"; \
+	  $(VENV)/bin/pytest -q -n 2 --dist loadfile $(sort $(BROWSER_TESTS)); \
+	else echo "no browser test file touched (BROWSER_TESTS=... names some)"; fi
+
+# Runs the browser, live and deploy tests FLAKE_RUNS times while one busy
+# loop per core (stress-ng, else Python) takes the machine's time, and
+# names every test that failed in any run (scripts/flake_hunt.py).
+FLAKE_RUNS  ?= 5
+FLAKE_TESTS ?= tests/browser tests/live tests/deploy
+flake-hunt: $(STAMP) $(CORE)
+	$(PY) scripts/flake_hunt.py --runs $(FLAKE_RUNS) -- $(PYTEST_ARGS) $(FLAKE_TESTS)
 
 # A longer schema-driven fuzz of the JSON API than the one in `make test`.
 FUZZ_EXAMPLES ?= 500

@@ -20,6 +20,7 @@ from playwright.sync_api import (
     ConsoleMessage,
     Page,
     ViewportSize,
+    expect,
     sync_playwright,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -32,8 +33,14 @@ from helpers.browser import (
     PHONE,
     LiveServer,
     serving,
+    settle,
     watchdog,
 )
+
+# Every wait for what a page shows has as long as every other wait of a
+# page (the context's default below): 5 s, Playwright's own default for
+# expect, is short on a machine that is busy with other work.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="module")
@@ -109,11 +116,16 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 
 @pytest.fixture
 def shoot() -> Callable[[Page, str], Path]:
-    """Save a full-page screenshot as ``test-artifacts/<name>.png``."""
+    """Save a full-page screenshot as ``test-artifacts/<name>.png``, once
+    the page's animations have played out."""
 
     def save(page: Page, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
+        try:
+            settle(page)  # the screen as it stays, not halfway through a move
+        except PlaywrightError:
+            page.wait_for_load_state("load")  # it was loading again: see below
         try:
             page.screenshot(path=str(path), full_page=True)
         except PlaywrightTimeoutError:

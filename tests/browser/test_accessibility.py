@@ -90,7 +90,7 @@ def test_every_page_passes_axe(
     audit(page, "table lobby", found)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    expect(page.locator("#countdown")).to_be_hidden(timeout=6000)
+    expect(page.locator("#countdown")).to_be_hidden()
     audit(page, "table during a round", found)
     shoot(page, f"a11y-{scheme}-table")
 

@@ -109,7 +109,6 @@ def test_the_tafel_names_the_winner_and_offers_the_next_game_first(
     width_px = page.evaluate("document.documentElement.scrollWidth")
     assert width_px <= PHONES[width]["width"], f"the board is {width_px}px wide"
     assert small_targets(page) == []
-    page.wait_for_timeout(2000)  # the animation has played out: the screen as it stays
     shoot(page, f"game-end-tafel-{lang}-{width}")
     assert serious(page) == [], serious(page)
     # The watch page has the moment too, without the next game's button.
@@ -118,7 +117,6 @@ def test_the_tafel_names_the_winner_and_offers_the_next_game_first(
     expect(watcher.locator("#winner-title")).to_contain_text("Ben")
     expect(watcher.locator("#board-end .decided")).to_be_visible()
     assert watcher.locator(".new-same").count() == 0
-    watcher.wait_for_timeout(2000)
     shoot(watcher, f"game-end-tafel-watch-{lang}-{width}")
 
 
@@ -158,7 +156,6 @@ def test_the_online_table_celebrates_and_offers_play_again_first(
         page.set_viewport_size(PHONES[width])
         assert page.evaluate(FIRST_BUTTON_AFTER, "#scores-title") == "play-again"
         assert small_targets(page) == []
-        page.wait_for_timeout(1500)
         shoot(page, f"game-end-table-{lang}-{width}")
     # The end screen (the table under it is checked by the table's own tests).
     assert serious(page, "#scores") == [], serious(page, "#scores")

@@ -231,14 +231,13 @@ def test_the_table_on_a_desktop_with_keyboard_play(
     open_table(page, play_server)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#countdown")).to_be_visible()
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#countdown")).to_be_hidden()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     hand = page.locator("#my-hand .count")
     before = int(hand.inner_text())
     page.keyboard.press("Space")  # turn three hand cards (R3)
     expect(hand).to_have_text(str(before - 3))
     expect(page.locator("#my-discard .card:not(.empty)")).to_have_count(1)
-    page.wait_for_timeout(1500)
     shoot(page, "play-desktop-table")
 
 
@@ -460,7 +459,7 @@ def test_the_table_speaks_german_and_norwegian(
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator(".stack-place .place-label")).to_contain_text(stack)
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#countdown")).to_be_hidden()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table is {width}px wide"
     shoot(page, f"play-phone-{lang}")
@@ -521,9 +520,9 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     expect(anna.locator("#toast")).to_contain_text(re.compile(r"You were \d+ ms faster than Ben"))
     expect(ben.locator("#toast")).to_have_attribute("role", "alert")  # spoken at once
     expect(ben.locator('#my-row [data-source="row0"]')).to_have_attribute("data-card", "R2")
-    # ...and only there: the announcer (at most once per 1.5 s) does not
-    # repeat it after the alert.
-    ben.wait_for_timeout(2000)
+    # ...and only there: the announcer (at most once per 1.5 s, busy while
+    # a sentence waits) does not repeat it after the alert.
+    expect(ben.locator("#announce")).not_to_have_attribute("aria-busy", "true")
     assert "Anna was" not in (ben.locator("#announce").text_content() or "")
     shoot(ben, "play-phone-race-lost")
     # His card is still his: onto the other red pile it goes.
@@ -666,7 +665,6 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     # One short sentence on one line or two, not squeezed into half the screen.
     box = toast.bounding_box()
     assert box is not None and box["height"] < 75, box  # three lines before
-    ben.wait_for_timeout(300)  # its 0.2 s entrance, for the picture
     shoot(ben, f"play-phone-race-won-{lang}")
     # The score screen as the server would send it after this round.
     over = {

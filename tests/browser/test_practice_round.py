@@ -89,7 +89,7 @@ def test_the_first_card_reaches_the_middle_within_five_tapped_actions(
         if target.count():
             target.first.tap()
         try:
-            expect(piles.first).to_be_attached(timeout=1500)
+            expect(piles.first).to_be_attached()
             break
         except AssertionError:
             continue

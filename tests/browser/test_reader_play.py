@@ -212,7 +212,7 @@ def test_a_practice_round_is_played_through_the_accessibility_tree(
             page.wait_for_timeout(50)
     # The round's end, as heard: the person emptied the stack and called it.
     expect(done).to_be_visible()
-    expect(status).to_contain_text("Ligretto Stop by Anna!", timeout=5000)
+    expect(status).to_contain_text("Ligretto Stop by Anna!")
     said = heard(page)
     texts = " ".join(text for _, text in said)
     assert "You played" in texts and "Your stack:" in texts, texts
@@ -305,7 +305,7 @@ def test_the_level_says_how_much_is_announced(
     try:
         assert ben.join(name="Ben")["type"] == "welcome"
         page.get_by_role("button", name="Start the game").click()
-        expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+        expect(page.locator("#countdown")).to_be_hidden()
         turn_reader_on(page)
         page.get_by_role("group", name="Announce").get_by_role("radio", name=LEVELS[level]).check()
         listen(page)

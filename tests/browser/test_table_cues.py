@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import FloatRect, ViewportSize, expect
 
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving, settle
 from helpers.play import sit_down_against_a_bot, two_red_piles
 from ligretto.live.settings import TableSettings
 
@@ -151,7 +151,7 @@ def test_the_table_fits_a_tablet_screen(
 ) -> None:
     page = new_page(viewport, touch=True)
     sit_down_against_a_bot(page, still_bots)
-    page.wait_for_timeout(500)
+    settle(page)  # the table laid out once the countdown went
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= viewport["height"], f"the page is {height}px tall"
     shoot(page, f"cues-tablet-{viewport['width']}")

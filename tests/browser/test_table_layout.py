@@ -1,11 +1,12 @@
 """The table fits the screen: phone, tablet and desktop, 2 to 12 seats, three languages.
 
 Each case opens a table of bots over the API, sits down as its host, starts
-and lets a few moves happen; then it checks what a player would notice:
-no sideways scrolling, the whole table on one screen, nothing sticking out
-of its panel (an opponent's cards, my cards), and every control at least
-44 px both ways on the phone. Screenshots go to test-artifacts/ to be looked
-at (``table-<size>-<lang>-<seats>.png``).
+and waits until the bots' moves have laid piles in the middle; then it
+checks what a player would notice: no sideways scrolling, the whole table
+on one screen, nothing sticking out of its panel (an opponent's cards, my
+cards), and every control at least 44 px both ways on the phone.
+Screenshots go to test-artifacts/ to be looked at
+(``table-<size>-<lang>-<seats>.png``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
-from helpers.play import host_table
+from helpers.play import host_table, wait_for_piles
 from ligretto.live.settings import TableSettings
 
 TABLET: ViewportSize = {"width": 768, "height": 1024}
@@ -76,7 +77,7 @@ def sit_at_a_table(page: Page, server: PlayServer, seats: int, lang: str) -> Non
     host_table(page, server, seats, bots, lang)
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#countdown")).to_be_hidden()
 
 
 def check_layout(page: Page, size: ViewportSize) -> None:
@@ -94,7 +95,7 @@ def test_the_table_fits_each_screen_in_each_language(
 ) -> None:
     page = new_page(SIZES[size])
     sit_at_a_table(page, layout_server, 4, lang)
-    page.wait_for_timeout(2500)
+    wait_for_piles(page)
     shoot(page, f"table-{size}-{lang}-4")
     check_layout(page, SIZES[size])
     if size == "phone":
@@ -109,7 +110,7 @@ def test_the_layout_holds_from_two_to_twelve_seats(
 ) -> None:
     page = new_page(SIZES[size])
     sit_at_a_table(page, layout_server, seats, "en")
-    page.wait_for_timeout(2500)
+    wait_for_piles(page)
     shoot(page, f"table-{size}-en-{seats}")
     check_layout(page, SIZES[size])
     if size == "phone":

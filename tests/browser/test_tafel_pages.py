@@ -6,6 +6,8 @@ pages. Screenshots land in test-artifacts/ for a person to look at.
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Page, expect
 
 from helpers.browser import DESKTOP, PHONE, LiveServer, NewPage, Shoot
@@ -139,7 +141,7 @@ def test_t6_the_watch_page_updates_by_itself(
     expect(watcher.locator("form")).to_have_count(0)
     enter_stacks(keeper, 1, {0: 2})
     enter_middle(keeper, {0: 15, 1: 12})
-    expect(watcher.locator("#players .total").first).to_have_text("11", timeout=3000)
+    expect(watcher.locator("#players .total").first).to_have_text("11")
     assert watcher.evaluate("window.__notReloaded") is True
     expect(watcher.locator("table.rounds tbody tr")).to_have_count(1)
     # The board came in the stream, gzipped: the watch page fetched none.
@@ -222,7 +224,7 @@ def test_t6_two_scorekeepers_a_stale_entry_is_refused_with_a_reload(
     expect(second.locator("#live")).to_have_attribute("data-state", "live")
     enter_stacks(first, 0, {1: 4})
     # The second phone learns of it at once, and its open form is stale.
-    expect(second.locator("#stale")).to_be_visible(timeout=3000)
+    expect(second.locator("#stale")).to_be_visible()
     expect(second.locator("#status")).to_contain_text("Round 1: waiting for the middle")
     second.locator("#stack-0").fill("2")
     second.get_by_label("Ben: Ligretto Stop").check()
@@ -240,6 +242,19 @@ def test_a_save_draws_the_board_it_leads_to_once(
     """The script's save is one POST and one page load: it is answered with
     where to go, not with a redirect that fetch would follow for nothing."""
     page = new_page()
+    # Every board the pages ask for, from the first page on: each page asks
+    # once its live stream is open (a save typed before that answer would
+    # race it, and rightly get the newer board), so the test types only
+    # once the page has asked.
+    boards: list[tuple[str, int]] = []
+    page.on(
+        "response",
+        lambda response: (
+            boards.append((response.url, response.status))
+            if response.url.endswith("/board")
+            else None
+        ),
+    )
     create_game(page, live_server, ["Anna", "Ben"])
     edit_path = page.url.split("#")[0].split("?")[0].removeprefix(live_server.url)
     sent: list[str] = []
@@ -251,39 +266,30 @@ def test_a_save_draws_the_board_it_leads_to_once(
             else None
         ),
     )
-    boards: list[int] = []
-    page.on(
-        "response",
-        lambda response: (
-            boards.append(response.status) if response.url.endswith(f"{edit_path}/board") else None
-        ),
-    )
 
-    # Each page asks for its board once its live stream is open; a save typed
-    # before that answer would race it (and rightly get the newer board), so
-    # the test types only once the page has asked. (The first page may have
-    # asked before the test listened.)
-    def asked(times: int) -> None:
-        for _ in range(100):
-            if len(boards) >= times:
-                return
-            page.wait_for_timeout(50)
+    def asked(times: int) -> list[int]:
+        """Wait until this game's board was asked for ``times`` times; the answers."""
+        deadline = time.monotonic() + 30
+        while True:
+            mine = [status for url, status in boards if url.endswith(f"{edit_path}/board")]
+            if len(mine) >= times:
+                return mine
+            assert time.monotonic() < deadline, f"the board was asked for {mine}, not {times}x"
+            page.wait_for_timeout(50)  # Playwright hands over the answers meanwhile
 
     expect(page.locator("#live")).to_have_attribute("data-state", "live")
-    asked(1)
-    before = len(boards)
+    assert len(asked(1)) == 1
     enter_stacks(page, 0, {1: 4})
     expect(page.locator("#status")).to_contain_text("Round 1: waiting for the middle")
-    asked(before + 1)
-    assert len(boards) == before + 1, boards
+    assert len(asked(2)) == 2
     enter_middle(page, {0: 12, 1: 9})
     expect(page.locator(".message.ok")).to_contain_text("Round 1 saved.")
     # Nor is the board drawn again for the fragment: each page asks once,
     # when its live stream opens, and already shows that version; its own
     # save, heard while the answer is on its way, is not fetched at all.
     expect(page.locator("#live")).to_have_attribute("data-state", "live")
-    page.wait_for_timeout(300)
-    assert boards and set(boards) == {304}, boards
+    answers = asked(3)  # the page the save loaded asked once, as each page does
+    assert len(answers) == 3 and set(answers) == {304}, answers
     posts = [line for line in sent if line.startswith("POST ")]
     pages = [line for line in sent if line.split("?")[0] == f"GET {live_server.url}{edit_path}"]
     assert [line.split("?")[0] for line in posts] == [

@@ -101,9 +101,11 @@ def test_a_whole_game_never_sends_the_edit_token_in_an_address_or_referer(
     assert second.locator("#edit-link").input_value() == edit_link
     expect(second.locator("#live")).to_have_attribute("data-state", "live")
     page.goto(server.url + "/")
-    page.locator("#my-games li").first.get_by_role("link").click()
+    # The board's first refresh, asked once its live stream is open, is
+    # among what is checked.
+    with page.expect_request(lambda request: "/board" in request.url):
+        page.locator("#my-games li").first.get_by_role("link").click()
     expect(page.locator(".ranking li")).to_have_count(3)
-    page.wait_for_timeout(300)  # the live board's first refresh
 
     assert len(sent) > 40
     for url, referer in sent:

@@ -428,11 +428,23 @@ class Person:
                 message = json.loads(self.ws.recv(timeout=0.01))
             except TimeoutError:
                 return
-            if message["type"] in ("view", "events"):
-                self.views[message["seq"]] = message["view"]
-                self.last = message
-            elif message["type"] == "round_over":
-                self.over = message
+            self._note(message)
+
+    def drain(self) -> None:
+        """Everything the server sent until the connection closed (its process died)."""
+        while True:
+            try:
+                message = json.loads(self.ws.recv(timeout=WAIT))
+            except (ConnectionClosed, TimeoutError):
+                return
+            self._note(message)
+
+    def _note(self, message: dict[str, Any]) -> None:
+        if message["type"] in ("view", "events"):
+            self.views[message["seq"]] = message["view"]
+            self.last = message
+        elif message["type"] == "round_over":
+            self.over = message
 
     def move(self) -> None:
         if self.last is None or self.over is not None:
@@ -498,14 +510,12 @@ def test_when_a_process_dies_its_online_table_moves_to_another_with_the_same_car
             for p in people:
                 p.read()
                 p.move()
-        time.sleep(0.5)  # the journal's batches are written (50 ms each)
-        for p in people:
-            p.read()
-        seen = {p.seat: dict(p.views) for p in people}
-        assert max(seen[0]) > 3, "moves were made before the process died"
         (own.a if owner == "proc-a" else own.b).kill()
         for p in people:
+            p.drain()  # every view the process sent before it died
             p.close()
+        seen = {p.seat: dict(p.views) for p in people}
+        assert max(seen[0]) > 3, "moves were made before the process died"
         anna = _rejoin(url, code, {"token": anna.token, "host_token": host})
         ben = _rejoin(url, code, {"token": ben.token})
         people = [anna, ben]

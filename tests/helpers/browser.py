@@ -141,6 +141,22 @@ def serving(server: Server) -> Iterator[Server]:
             server.stop()
 
 
+SETTLE = """async () => {
+  const finite = document.getAnimations().filter(
+    (a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  await Promise.all(finite.map((a) => a.finished.catch(() => null)));
+}"""
+
+
+def settle(page: Page) -> None:
+    """Wait until every animation and transition that ends has ended: the
+    screen as it stays (a pulsing hint, which never ends, is left running;
+    a screenshot waits for the next frame itself). A busy machine makes
+    this wait longer, never too short. (No animation frame is awaited
+    here: a page without JavaScript never runs one.)"""
+    page.evaluate(SETTLE)
+
+
 NewPage = Callable[..., Page]
 """The ``new_page`` fixture: ``new_page(viewport=PHONE, locale=..., touch=...)``."""
 Shoot = Callable[[Page, str], Path]

@@ -91,7 +91,7 @@ def sit_down_against_a_bot(page: Page, server: PlayServer, lang: str = "en") -> 
     else:
         start.click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    expect(page.locator("#countdown")).to_be_hidden(timeout=5000)
+    expect(page.locator("#countdown")).to_be_hidden()
 
 
 def tools_in_view(page: Page) -> bool:
@@ -116,7 +116,7 @@ def game_over(page: Page, server: PlayServer, lang: str) -> None:
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}"))
     expect(page.locator("#seat-list li")).to_have_count(4)
     page.locator("#start").click()
-    expect(page.locator("#scores")).to_be_visible(timeout=180_000)
+    expect(page.locator("#scores")).to_be_visible()
 
 
 def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
@@ -137,4 +137,14 @@ def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
         },
         seed=seed,
         fill_hand=True,
+    )
+
+
+def wait_for_piles(page: Page, piles: int = 2) -> None:
+    """Wait until the middle holds at least ``piles`` piles: play has begun
+    and moves were made (a busy machine makes them come later, not fewer)."""
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#middle [data-pile]').length >= n",
+        arg=piles,
+        timeout=60_000,
     )

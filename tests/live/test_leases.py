@@ -36,8 +36,29 @@ from ligretto.store.models import LiveTableRow
 SLOW_BOT = dataclasses.replace(FAST, bot_pace=1000.0)
 
 
-def registry(engine: Engine, owner: str, lease: float = 30.0) -> TableRegistry:
-    return TableRegistry(settings=SLOW_BOT, store=LiveTableStore(engine, owner, lease))
+class Clock:
+    """A process's clock: the real one, run ahead by what the test says.
+
+    A lease runs out by the clock of the process that looks at it; a test
+    runs the other process's clock past the lease instead of sleeping
+    through it, so a slow machine cannot make a lease hold or lapse at the
+    wrong moment."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.ahead
+
+    def run(self, seconds: float) -> None:
+        self.ahead += timedelta(seconds=seconds)
+
+
+def registry(
+    engine: Engine, owner: str, lease: float = 30.0, clock: Clock | None = None
+) -> TableRegistry:
+    store = LiveTableStore(engine, owner, lease, clock=clock or Clock())
+    return TableRegistry(settings=SLOW_BOT, store=store)
 
 
 def drain(conn: Connection) -> list[dict[str, Any]]:
@@ -119,20 +140,21 @@ def test_a_stopped_process_hands_its_tables_over_at_once(engine: Engine) -> None
 
 def test_a_dead_process_s_tables_are_taken_once_its_lease_ran_out(engine: Engine) -> None:
     async def scenario() -> None:
-        a = registry(engine, "a", lease=1.0)
-        b = registry(engine, "b", lease=1.0)
+        later = Clock()
+        a = registry(engine, "a")
+        b = registry(engine, "b", clock=later)
         table, _ = await table_in_play(a)
         assert table.round is not None
         cards = table.round.snapshot()
         # Process a dies: nothing more is written or renewed.
-        assert a.journal is not None
+        assert a.journal is not None and a.store is not None
         a.journal._closed = True
         for task in (a._heartbeat, a._reaper, table.task):
             assert task is not None
             task.cancel()
         with pytest.raises(TableElsewhereError):
             await b.find(table.code)
-        await asyncio.sleep(1.2)
+        later.run(a.store.lease + 1)  # past the last lease a took
         moved = await b.find(table.code)
         assert moved is not None and moved.round is not None
         assert moved.round.snapshot() == cards
@@ -149,15 +171,18 @@ def test_a_process_that_lost_a_lease_stops_the_table_and_writes_nothing(
     not overwrite b's table."""
 
     async def scenario() -> None:
-        a = registry(engine, "a", lease=1.0)
-        b = registry(engine, "b", lease=30.0)
+        later = Clock()
+        a = registry(engine, "a")
+        b = registry(engine, "b", clock=later)
         table, _ = await table_in_play(a)
-        assert a._heartbeat is not None and a.journal is not None
+        assert a._heartbeat is not None and a.journal is not None and a.store is not None
         a._heartbeat.cancel()  # a stalls: no renewals
-        await asyncio.sleep(1.2)
+        later.run(a.store.lease + 1)  # ...past its lease, by b's clock
         moved = await b.find(table.code)
         assert moved is not None
         assert b.journal is not None and b.store is not None
+        # b's first batch: the table as b took it (its row, its lease).
+        await b.journal.flush()
         seq = moved.seq
         # a still writes what its copy did: ignored, b's row stands.
         table.state.seq += 5

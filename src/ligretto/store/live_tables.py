@@ -24,7 +24,7 @@ that lost a lease learns it at its next renewal and stops the table.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -43,6 +43,10 @@ CLOSED = "closed"
 LEASE_SECONDS = 15.0
 #: The owner of every table when only one process serves them.
 LOCAL = "local"
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 class TableElsewhereError(Exception):
@@ -80,11 +84,21 @@ class StoredTable:
 class LiveTableStore:
     """The tables of every server process that uses this database."""
 
-    def __init__(self, engine: Engine, owner: str = LOCAL, lease: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        owner: str = LOCAL,
+        lease: float = LEASE_SECONDS,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
         self.engine = engine
         self._writer = writer(engine)
         self.owner = owner
         self.lease = lease
+        # Every lease is judged by this process's clock: each read of it
+        # below. Tests give a process a clock that runs ahead, and so see a
+        # lease run out without waiting for it.
+        self._now = clock
 
     def _until(self, now: datetime) -> datetime:
         return now + timedelta(seconds=self.lease)
@@ -122,7 +136,7 @@ class LiveTableStore:
         closes = closes or {}
         if not states and not actions and not closes and not rounds:
             return
-        now = datetime.now(UTC)
+        now = self._now()
         with busy_guard(), self._writer.begin() as conn:
             statements = _statements(conn.dialect.name)
             if states:
@@ -173,7 +187,7 @@ class LiveTableStore:
             insert_rounds(conn, [r for r in rounds if r.code in owned])
             for code, reason in closes.items():
                 if code in owned:
-                    _close(conn, code, reason)
+                    _close(conn, code, reason, now)
 
     def _owned(self, conn: Connection, codes: set[str]) -> set[str]:
         if not codes:
@@ -190,7 +204,7 @@ class LiveTableStore:
         wanted = set(codes)
         if not wanted:
             return set()
-        now = datetime.now(UTC)
+        now = self._now()
         with busy_guard(), self._writer.begin() as conn:
             statements = _statements(conn.dialect.name)
             kept = {
@@ -220,7 +234,7 @@ class LiveTableStore:
             conn.execute(
                 update(LiveTableRow)
                 .where(LiveTableRow.code.in_(wanted), self._mine())
-                .values(lease_until=datetime.now(UTC))
+                .values(lease_until=self._now())
             )
 
     def take(self, code: str) -> StoredTable | None:
@@ -228,7 +242,7 @@ class LiveTableStore:
         ran out, or it is this process's) and load it; ``None`` when there
         is no open table with this code.  Raises :class:`TableElsewhereError`
         while another process holds it."""
-        now = datetime.now(UTC)
+        now = self._now()
         # Read first: a code nobody has (a typo, a guess) costs no write.
         with busy_guard(), self.engine.connect() as conn:
             row = conn.execute(
@@ -254,7 +268,7 @@ class LiveTableStore:
         again and loaded with its current round's actions in order (at
         start; tables another process served are taken one by one when
         someone comes for them, :meth:`take`)."""
-        now = datetime.now(UTC)
+        now = self._now()
         with busy_guard(), self._writer.begin() as conn:
             codes = conn.execute(
                 update(LiveTableRow)
@@ -298,13 +312,13 @@ class LiveTableStore:
         row — its code is not handed out again while it exists — and its
         actions go."""
         with busy_guard(), self._writer.begin() as conn:
-            _close(conn, code, reason)
+            _close(conn, code, reason, self._now())
 
     def close_stale(self, idle: float) -> list[str]:
         """Close the open tables that no process holds and that have not
         changed for ``idle`` seconds (handed back and never asked for
         again); return their codes."""
-        now = datetime.now(UTC)
+        now = self._now()
         with busy_guard(), self._writer.begin() as conn:
             codes = [
                 code
@@ -317,7 +331,7 @@ class LiveTableStore:
                 )
             ]
             for code in codes:
-                _close(conn, code, "idle")
+                _close(conn, code, "idle", now)
         return codes
 
     def closed_reason(self, code: str) -> str | None:
@@ -340,11 +354,11 @@ class LiveTableStore:
         return row is not None
 
 
-def _close(conn: Connection, code: str, reason: str | None) -> None:
+def _close(conn: Connection, code: str, reason: str | None, now: datetime) -> None:
     conn.execute(
         update(LiveTableRow)
         .where(LiveTableRow.code == code)
-        .values(status=CLOSED, closed_reason=reason, updated_at=datetime.now(UTC))
+        .values(status=CLOSED, closed_reason=reason, updated_at=now)
     )
     conn.execute(delete(LiveActionRow).where(LiveActionRow.code == code))
 

@@ -25,6 +25,9 @@ export function announce(text) {
   if (!on() || !text) return;
   queue.push(text);
   if (timer) return;
+  // Busy while a sentence waits for its turn (ARIA: the region is being
+  // updated), so nothing reads half of a merge.
+  $("announce").setAttribute("aria-busy", "true");
   const wait = Math.max(0, last + GAP_MS - Date.now());
   timer = setTimeout(flush, wait);
 }
@@ -35,6 +38,7 @@ function flush() {
   const text = queue.join(" ");
   queue = [];
   $("announce").textContent = text;
+  $("announce").setAttribute("aria-busy", "false");
 }
 
 // What my seat shows: stack top, row, discard top.
