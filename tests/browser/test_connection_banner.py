@@ -160,7 +160,7 @@ def check_drop(page: Page, shoot: Shoot, name: str, lang: str, drop: Callable[[]
 def check_back(page: Page, lang: str, shoot: Shoot | None = None) -> None:
     _lost, _unsent, back = WORDS[lang]
     banner = page.locator("#link")
-    expect(banner).to_contain_text(back)
+    expect(banner).to_contain_text(back, timeout=15_000)
     if shoot is not None:
         shoot(page, f"connection-banner-back-{lang}")
     expect(banner).to_be_hidden()

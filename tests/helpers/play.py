@@ -116,7 +116,7 @@ def game_over(page: Page, server: PlayServer, lang: str) -> None:
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}"))
     expect(page.locator("#seat-list li")).to_have_count(4)
     page.locator("#start").click()
-    expect(page.locator("#scores")).to_be_visible()
+    expect(page.locator("#scores")).to_be_visible(timeout=180_000)
 
 
 def two_red_piles(players: int, seed: int, options: RuleOptions) -> Round:
