@@ -21,6 +21,7 @@ from hypothesis import settings
 from sqlalchemy import Engine
 
 from helpers.pg_schema import throwaway_schema
+from helpers.postgres import postgres_base_url
 from helpers.profiles import CI_EXAMPLES, FAST_EXAMPLES
 from ligretto.store import make_engine, migrate, sqlite_url
 
@@ -57,16 +58,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
-
-
-def postgres_base_url() -> str:
-    """The test server's URL, or skip (fail when LIGRETTO_REQUIRE_POSTGRES=1)."""
-    url = os.environ.get("LIGRETTO_TEST_POSTGRES_URL", "")
-    if not url:
-        if os.environ.get("LIGRETTO_REQUIRE_POSTGRES") == "1":
-            pytest.fail("LIGRETTO_REQUIRE_POSTGRES=1 but LIGRETTO_TEST_POSTGRES_URL is not set")
-        pytest.skip("LIGRETTO_TEST_POSTGRES_URL is not set")
-    return url
 
 
 @pytest.fixture(

@@ -2,9 +2,10 @@
 
 Anna (the host) and Ben play over their own WebSockets, as clients that
 decide from the view they were sent, beside two of the server's bots, a
-game of two rounds.  Once (in round 1, or in round 2 if the deal gave no
-chance before), when Anna and Ben can both play the same card (colour and
-number) onto the same pile, both send it at once:
+game of two rounds.  Until they have raced, they keep their cards and only
+turn their hands while the bots build the middle; once (in round 1, or in
+round 2 if the deal gave no chance before), when Anna and Ben can both play
+the same card (colour and number) onto the same pile, both send it at once:
 the one that arrives second loses the race (R3) and is told by whom and
 by how many ms.  Checked: a round being played is never served; both
 rounds are kept, and each replay document rebuilds the round
@@ -41,6 +42,8 @@ pytestmark = pytest.mark.slow
 #: How long the two rounds may take, with the server's own timing (a
 #: countdown, the scores shown between the rounds).
 GAME_LIMIT = 240.0
+HOLD_S = 5.0
+"""How long Anna and Ben only turn cards while the middle stands still."""
 
 
 @dataclass
@@ -144,6 +147,7 @@ async def play_game(base: str) -> Played:
             race_round = 0
             loop = asyncio.get_running_loop()
             deadline = loop.time() + GAME_LIMIT
+            last_middle = [0, loop.time()]  # the middle's card count, and since when
             while not (anna.round_over and anna.round_over[-1]["game_over"]):
                 assert loop.time() < deadline, "the game did not end in time"
                 await asyncio.sleep(0.1)  # ten moves a second at most: within the rate limit
@@ -171,9 +175,20 @@ async def play_game(base: str) -> Played:
                             await asyncio.sleep(0.05)
                         # Else a bot took the pile first: the next chance, then.
                         continue
+                # Until the race, Anna and Ben keep their cards and only turn
+                # their hands, so that the same card comes up in both while
+                # the bots open and build the piles; should the middle stand
+                # still (the bots stuck), they play too, so the round ends.
+                middle = sum(pile.count for pile in anna.view.middle)
+                if middle != last_middle[0]:
+                    last_middle[:] = [middle, loop.time()]
+                holding = race is None and loop.time() - last_middle[1] < HOLD_S
                 for seat in (anna, ben):
                     if seat.view is not None and seat.playing:
-                        action = bots[id(seat)].strategy.choose(seat.view, rng)
+                        if holding:
+                            action = seat.view.turn_or_recycle()
+                        else:
+                            action = bots[id(seat)].strategy.choose(seat.view, rng)
                         if action is not None:
                             await seat.move(str(action))
             for reader in readers:

@@ -110,7 +110,9 @@ def test_the_layout_holds_from_two_to_twelve_seats(
 ) -> None:
     page = new_page(SIZES[size])
     sit_at_a_table(page, layout_server, seats, "en")
-    wait_for_piles(page)
+    # A lone bot beside an idle host may open one pile and then have no
+    # card that fits: one pile is what two seats can count on.
+    wait_for_piles(page, piles=1 if seats == 2 else 2)
     shoot(page, f"table-{size}-en-{seats}")
     check_layout(page, SIZES[size])
     if size == "phone":

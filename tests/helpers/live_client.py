@@ -189,7 +189,7 @@ class Person:
             return False
         pause = self._last_move + 1 / MOVES_PER_SECOND - time.monotonic()
         if pause > 0:
-            time.sleep(pause)
+            time.sleep(pause)  # at least this long between moves: within the rate limit
         self._last_move = time.monotonic()
         self._ref += 1
         ref = self._ref

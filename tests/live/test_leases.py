@@ -229,7 +229,7 @@ def test_a_table_nobody_is_at_is_handed_back_and_taken_where_its_people_go(
         assert await a.hand_over_idle() == []
         table.left(next(iter(table.seats[0].conns)))
         await settled(table)
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # at least the handover time (0.05 s) passes
         assert await a.hand_over_idle() == [table.code]
         assert a.get(table.code) is None
         moved = await b.find(table.code)

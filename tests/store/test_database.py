@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, inspect, text
 
-from conftest import postgres_base_url
 from helpers.pg_schema import throwaway_schema
+from helpers.postgres import postgres_base_url
 from ligretto.store import make_engine, migrate, sqlite_url
 
 

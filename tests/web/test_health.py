@@ -58,7 +58,7 @@ def test_the_watchdog_runs_with_the_app_and_sees_a_blocked_loop(tmp_path: Path) 
 
     @app.get("/hold")
     async def hold() -> None:  # what a route must never do: hold the loop
-        time.sleep(0.4)
+        time.sleep(0.4)  # holds the loop at least this long
 
     with TestClient(app) as c:
         c.get("/hold")

@@ -180,7 +180,7 @@ def test_many_watchers_of_one_version_share_one_rendering(service: TafelService)
     async def watchers() -> list[int]:
         counting.gate.clear()  # the first rendering takes its time
         waiting = [asyncio.ensure_future(renderer.board(gid, "en", 1)) for _ in range(300)]
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # at least a turn each: ready tasks run before timers
         counting.gate.set()
         return [event.version for event in await asyncio.gather(*waiting)]
 
@@ -295,7 +295,7 @@ def test_the_watchers_of_a_rendering_get_it_one_after_another_within_their_sprea
             asyncio.ensure_future(renderer.board(gid, "en", 1, gzipped=True, spread=0.3))
             for _ in range(40)
         ]
-        await asyncio.sleep(0.05)  # all 40 wait (ready tasks run before any timer)
+        await asyncio.sleep(0.05)  # at least a turn each: ready tasks run before timers
         counting.gate.set()
         return await asyncio.gather(*waiting), delays
 
