@@ -137,7 +137,7 @@ def test_with_reduced_motion_the_winner_moment_does_not_move(
 @pytest.fixture(scope="module")
 def end_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
     """Fast bots that play a one-round game to its end without the host's help."""
-    yield from serve_play(tmp_path_factory, "end-data", 0.1)
+    yield from serve_play(tmp_path_factory, "end-data", 0.03)
 
 
 @pytest.mark.parametrize("lang", LOCALES)

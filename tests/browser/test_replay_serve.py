@@ -148,9 +148,15 @@ async def play_game(base: str) -> Played:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + GAME_LIMIT
             last_middle = [0, loop.time()]  # the middle's card count, and since when
+            rounds_begun = 1
             while not (anna.round_over and anna.round_over[-1]["game_over"]):
                 assert loop.time() < deadline, "the game did not end in time"
                 await asyncio.sleep(0.1)  # ten moves a second at most: within the rate limit
+                if len(anna.round_over) == rounds_begun:
+                    # The host starts the next round at once (the "start"
+                    # after a round), without the pause between rounds.
+                    await anna.send("start")
+                    rounds_begun += 1
                 if not (anna.playing and anna.view and ben.view):
                     continue
                 if refused_while_playing is None:
