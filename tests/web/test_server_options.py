@@ -6,12 +6,11 @@ import logging
 
 import pytest
 
+from ligretto.web.http_protocol import HEADER_SECONDS, HttpBounds
 from ligretto.web.server_options import (
-    HEADER_SECONDS,
     KEEP_ALIVE_SECONDS,
     REDACTED,
     RedactTokens,
-    header_deadline_protocol,
     log_config,
     redact_tokens,
 )
@@ -60,17 +59,17 @@ def test_the_filter_redacts_uvicorns_access_record() -> None:
 def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = Settings().server_options()
     assert defaults["timeout_keep_alive"] == KEEP_ALIVE_SECONDS
-    assert defaults["http"].header_timeout == HEADER_SECONDS
+    assert defaults["http"].bounds == HttpBounds(header_timeout=HEADER_SECONDS)
     assert defaults["limit_concurrency"] == default_max_connections() >= 100
     monkeypatch.setenv("LIGRETTO_KEEP_ALIVE_TIMEOUT", "2")
     monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "1.5")
     monkeypatch.setenv("LIGRETTO_MAX_CONNECTIONS", "300")
     options = Settings().server_options()
     assert options["timeout_keep_alive"] == 2
-    assert options["http"].header_timeout == 1.5
+    assert options["http"].bounds == HttpBounds(header_timeout=1.5)
     assert options["limit_concurrency"] == 300
     monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "0")
     with pytest.raises(ValueError, match="header_timeout"):
         Settings()
     with pytest.raises(ValueError, match="must be positive"):
-        header_deadline_protocol(0)
+        HttpBounds(header_timeout=0)

@@ -16,12 +16,12 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
+from ligretto.web.http_protocol import HEADER_SECONDS, HttpBounds
 from ligretto.web.lab.runner import LabLimits
 from ligretto.web.play.collector import FULL_EVERY, YOUNG
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
-    HEADER_SECONDS,
     KEEP_ALIVE_SECONDS,
     uvicorn_options,
 )
@@ -131,13 +131,17 @@ class Settings(BaseSettings):
     with 503 (uvicorn's ``limit_concurrency``); default: the open-files limit
     less 100."""
 
+    def http_bounds(self) -> HttpBounds:
+        """What uvicorn's protocol bounds for these settings."""
+        return HttpBounds(header_timeout=self.header_timeout)
+
     def server_options(self) -> dict[str, Any]:
         """The keyword arguments of ``uvicorn.run`` for these settings."""
         return uvicorn_options(
             self.trusted_proxies,
             keep_alive=self.keep_alive_timeout,
-            header_timeout=self.header_timeout,
             max_connections=self.max_connections,
+            bounds=self.http_bounds(),
         )
 
     def rate_limit_settings(self) -> RateLimits:
