@@ -1,12 +1,13 @@
 """What a refused request costs a real ``ligretto serve``: how soon, and who waits meanwhile.
 
-The scenarios of ``tests/deploy/test_body_refusal.py``, sent as fast as
-the client can:
+The scenarios of ``tests/deploy/test_body_refusal.py`` and
+``tests/deploy/test_request_bounds.py``, sent as fast as the client can:
 
 - ``import, Content-Length`` / ``import, chunked``: a group import of four
   times the 32 MiB limit (2-player games of 1,000 rounds);
 - ``early answer``: 30 MiB declared to the group import with the wrong
-  content type, which the route refuses without reading the body.
+  content type, which the route refuses without reading the body;
+- ``48 MiB of headers`` (short ones) and ``64 MiB header value``.
 
 A prober asks ``/healthz`` every 20 ms from its own connection all along;
 first for ``--quiet`` seconds before any scenario, in the same run: that
@@ -121,10 +122,25 @@ def _early() -> tuple[bytes, Iterator[bytes]]:
     )
 
 
+def _headers(first: bytes, piece: bytes, total: int) -> tuple[bytes, Iterator[bytes]]:
+    def rest() -> Iterator[bytes]:
+        for _ in range(total // len(piece)):
+            yield piece
+        yield b"\r\n\r\n"
+
+    return first, rest()
+
+
 SCENARIOS: dict[str, Callable[[], tuple[bytes, Iterator[bytes]]]] = {
     "import, Content-Length": lambda: _import("content-length"),
     "import, chunked": lambda: _import("chunked"),
     "early answer": _early,
+    "48 MiB of headers": lambda: _headers(
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-A: b\r\n" * 8192, 48 * MIB
+    ),
+    "64 MiB header value": lambda: _headers(
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ", b"v" * 65536, 64 * MIB
+    ),
 }
 
 

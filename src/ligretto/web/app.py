@@ -27,7 +27,7 @@ from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
 from ligretto.web.lab import StudyLab
 from ligretto.web.lab import router as lab_router
-from ligretto.web.limits import BodySizeLimit
+from ligretto.web.limits import BodyLimits
 from ligretto.web.origin_check import OriginCheck
 from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
@@ -131,8 +131,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # (inside the size limit, which bounds the body it reads first).
     app.add_middleware(IdempotentWrites, store=IdempotencyStore(engine))
     document_idempotency(app)
-    # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
-    app.add_middleware(BodySizeLimit)
+    # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory,
+    # and when they come too slowly to be anything but a held connection.
+    app.add_middleware(BodyLimits, pace=settings.body_pace())
     # A client over its limits is refused before anything runs.
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())
     # Outermost: every answer, refusals included, carries the security headers.

@@ -1,14 +1,21 @@
 """uvicorn's HTTP/1.1 protocol (httptools) with the bounds a directly reached process needs.
 
-uvicorn reads whatever a client sends, including the rest of a body it has
-already answered. :class:`BoundedHttp` adds:
+uvicorn reads whatever a client sends: headers without end (48 MiB of them
+took a process from 119 MB to 1.1 GB; one 64 MiB header value held the
+event loop for seconds while the parser glued its pieces together), the
+rest of a body it has already answered. :class:`BoundedHttp` counts what
+it reads, as it arrives, before the parser builds anything of it:
 
 - **a deadline for the headers** (``LIGRETTO_HEADER_TIMEOUT``), from when
   the connection opened or its previous answer was sent;
-- **an answer before the body has arrived whole** (413, any refusal)
-  closes the connection without reading the rest, once the answer is
-  delivered (:mod:`ligretto.web.closing`); uvicorn would read and throw
-  away the rest of the body to keep the connection.
+- **the request line and headers** at most :data:`MAX_HEAD_BYTES`
+  together and :data:`MAX_HEADERS` headers (431), the address at most
+  :data:`MAX_URL_BYTES` (414), answered by the protocol itself
+  (:mod:`ligretto.web.http_refusals`);
+- **an answer before the body has arrived whole** (413, 408, any
+  refusal) closes the connection without reading the rest, once the
+  answer is delivered (:mod:`ligretto.web.closing`); uvicorn would read
+  and throw away the rest of the body to keep the connection.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import ClassVar, Final
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from ligretto.web.closing import close_after_answer
+from ligretto.web.http_refusals import Refusal, headers_too_large, url_too_long
 
 HEADER_SECONDS: Final = 10.0
 """A connection must deliver a request's complete headers this long after it
@@ -32,16 +40,37 @@ would stay open for ever and hold one of the process's file descriptors
 (the shipped HAProxy's ``timeout http-request 10s`` does the same for a
 proxied process)."""
 
+MAX_HEAD_BYTES: Final = 32 * 1024
+"""The request line and all headers together. A browser sends 1–2 KiB; the
+shipped HAProxy passes at most 15 KiB (its buffer of 16 KiB less what it
+may add)."""
+
+MAX_HEADERS: Final = 100
+"""Headers in one request (Apache's and gunicorn's bound; HAProxy's is 101)."""
+
+MAX_URL_BYTES: Final = 8 * 1024
+"""The address with its query (Apache reads a request line of 8 KiB). The
+longest the pages make is an old edit link, about 100 bytes."""
+
 
 @dataclass(frozen=True, slots=True)
 class HttpBounds:
     """What one server's connections may hold (``docs/limits.md``, "Connections")."""
 
     header_timeout: float = HEADER_SECONDS
+    max_head_bytes: int = MAX_HEAD_BYTES
+    max_headers: int = MAX_HEADERS
+    max_url_bytes: int = MAX_URL_BYTES
 
     def __post_init__(self) -> None:
         if not self.header_timeout > 0:
             raise ValueError(f"the header timeout must be positive, not {self.header_timeout!r}")
+        if min(self.max_head_bytes, self.max_headers, self.max_url_bytes) < 1:
+            raise ValueError(f"the header bounds must be positive: {self}")
+
+
+class _RefusedError(Exception):
+    """Raised in a parser callback to stop the parser; the refusal is kept on the protocol."""
 
 
 class BoundedHttp(HttpToolsProtocol):
@@ -49,7 +78,13 @@ class BoundedHttp(HttpToolsProtocol):
 
     bounds: ClassVar[HttpBounds] = HttpBounds()
 
+    url: bytes = b""
     _header_deadline: asyncio.TimerHandle | None = None
+    _reading_head = True
+    _head_bytes = 0
+    _heads = 0
+    _header_count = 0
+    _refusal: Refusal | None = None
     _closing = False
     _keep_alive = True
 
@@ -64,13 +99,54 @@ class BoundedHttp(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if not self._closing:
+        if self._closing:
+            return
+        if not self._reading_head:
             super().data_received(data)
+            return
+        room = self.bounds.max_head_bytes - self._head_bytes
+        if len(data) <= room:
+            self._head_bytes += len(data)
+            super().data_received(data)
+            return
+        # Only what the head may still take goes to the parser (which would
+        # otherwise keep every byte of an endless header); the rest follows
+        # once the head has ended within it.
+        heads = self._heads
+        self._head_bytes += room
+        super().data_received(data[:room])
+        if self._closing or self.transport.is_closing():
+            return
+        if self.transport.get_protocol() is not self:  # a WebSocket took the connection over
+            return
+        if self._heads == heads:
+            self._refuse(headers_too_large(self.bounds.max_headers, self.bounds.max_head_bytes))
+            return
+        self.data_received(data[room:])
 
     # -- the parser's callbacks
 
+    def on_message_begin(self) -> None:
+        self._header_count = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > self.bounds.max_url_bytes:
+            self._refusal = url_too_long(self.bounds.max_url_bytes)
+            raise _RefusedError
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_count += 1
+        if self._header_count > self.bounds.max_headers:
+            self._refusal = headers_too_large(self.bounds.max_headers, self.bounds.max_head_bytes)
+            raise _RefusedError
+        super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
         self._clear_header_deadline()
+        self._reading_head = False
+        self._heads += 1
         previous = self.cycle
         super().on_headers_complete()
         cycle = self.cycle
@@ -85,9 +161,18 @@ class BoundedHttp(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
+        self._reading_head = True
+        self._head_bytes = 0
         cycle = self.cycle
         if cycle is not None and not cycle.response_started:
             cycle.keep_alive = self._keep_alive
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn's answer to every parser error, ours among them.
+        if self._refusal is not None:
+            self._refuse(self._refusal)
+        else:
+            super().send_400_response(msg)
 
     def on_response_complete(self) -> None:
         if self._closing:
@@ -110,6 +195,13 @@ class BoundedHttp(HttpToolsProtocol):
             return
         self._closing = True
         self._clear_header_deadline()
+        self.flow.pause_reading()
+        close_after_answer(self.transport, self.loop)
+
+    def _refuse(self, refusal: Refusal) -> None:
+        self._closing = True
+        self._clear_header_deadline()
+        self.transport.write(refusal.answer(api=_under_api(self.url)))
         self.flow.pause_reading()
         close_after_answer(self.transport, self.loop)
 
@@ -151,6 +243,10 @@ class _AnswerTransport(asyncio.Transport):
 
     def get_extra_info(self, name: str, default: object = None) -> object:
         return self._transport.get_extra_info(name, default)
+
+
+def _under_api(url: bytes) -> bool:
+    return url == b"/api" or url.startswith((b"/api/", b"/api?"))
 
 
 def bounded_protocol(bounds: HttpBounds) -> type[BoundedHttp]:

@@ -16,8 +16,15 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
-from ligretto.web.http_protocol import HEADER_SECONDS, HttpBounds
+from ligretto.web.http_protocol import (
+    HEADER_SECONDS,
+    MAX_HEAD_BYTES,
+    MAX_HEADERS,
+    MAX_URL_BYTES,
+    HttpBounds,
+)
 from ligretto.web.lab.runner import LabLimits
+from ligretto.web.limits import BODY_GRACE_SECONDS, BODY_MIN_RATE, BodyPace
 from ligretto.web.play.collector import FULL_EVERY, YOUNG
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
@@ -130,10 +137,31 @@ class Settings(BaseSettings):
     """Open connections (WebSockets included) beyond which a request is answered
     with 503 (uvicorn's ``limit_concurrency``); default: the open-files limit
     less 100."""
+    max_header_bytes: int = Field(MAX_HEAD_BYTES, ge=1024, le=1024 * 1024)
+    """Bytes of a request's line and headers together; more is refused with 431."""
+    max_headers: int = Field(MAX_HEADERS, ge=10, le=10_000)
+    """Headers in one request; more is refused with 431."""
+    max_url_bytes: int = Field(MAX_URL_BYTES, ge=256, le=1024 * 1024)
+    """Bytes of a request's address with its query; more is refused with 414."""
+    body_timeout: float = Field(BODY_GRACE_SECONDS, gt=0, le=3600)
+    """Seconds a request body may take before ``body_min_rate`` applies."""
+    body_min_rate: float = Field(BODY_MIN_RATE, gt=0)
+    """Bytes a second a body must arrive at after ``body_timeout``: the first
+    *n* bytes within ``body_timeout + n / body_min_rate`` seconds of the
+    headers, or the request is refused with 408."""
 
     def http_bounds(self) -> HttpBounds:
         """What uvicorn's protocol bounds for these settings."""
-        return HttpBounds(header_timeout=self.header_timeout)
+        return HttpBounds(
+            header_timeout=self.header_timeout,
+            max_head_bytes=self.max_header_bytes,
+            max_headers=self.max_headers,
+            max_url_bytes=self.max_url_bytes,
+        )
+
+    def body_pace(self) -> BodyPace:
+        """How fast a request body must arrive."""
+        return BodyPace(grace=self.body_timeout, min_rate=self.body_min_rate)
 
     def server_options(self) -> dict[str, Any]:
         """The keyword arguments of ``uvicorn.run`` for these settings."""
