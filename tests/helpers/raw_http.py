@@ -62,6 +62,7 @@ class Exchange:
         self.ended = ""
         """``eof`` (the server ended its side in order), ``reset`` or ``timeout``."""
         self.done = threading.Event()
+        self.answered = threading.Event()
         self._sending = 0
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -76,6 +77,7 @@ class Exchange:
                 if self.sent_at_answer is None:
                     self.sent_at_answer = self.sent + self._sending
                 self.answer += data
+                self.answered.set()
         except ConnectionResetError:
             self.ended = "reset"
         except TimeoutError:
@@ -83,6 +85,7 @@ class Exchange:
         except OSError as error:
             self.ended = f"error {error}"
         finally:
+            self.answered.set()
             self.done.set()
 
     def send(self, data: bytes) -> bool:

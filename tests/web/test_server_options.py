@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from ligretto.web.client_share import CLIENT_SHARE
 from ligretto.web.http_protocol import (
     HEADER_SECONDS,
     MAX_HEAD_BYTES,
@@ -71,6 +72,7 @@ def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.Mo
         max_head_bytes=MAX_HEAD_BYTES,
         max_headers=MAX_HEADERS,
         max_url_bytes=MAX_URL_BYTES,
+        connections_per_client=int(default_max_connections() * CLIENT_SHARE),
     )
     assert defaults["limit_concurrency"] == default_max_connections() >= 100
     pace = Settings().body_pace()
@@ -79,11 +81,13 @@ def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.Mo
         "KEEP_ALIVE_TIMEOUT": "2",
         "HEADER_TIMEOUT": "1.5",
         "MAX_CONNECTIONS": "300",
+        "CLIENT_SHARE": "0.1",
         "MAX_HEADER_BYTES": "4096",
         "MAX_HEADERS": "20",
         "MAX_URL_BYTES": "1024",
         "BODY_TIMEOUT": "3",
         "BODY_MIN_RATE": "100",
+        "TRUSTED_PROXIES": '["10.0.0.0/24"]',
     }.items():
         monkeypatch.setenv(f"LIGRETTO_{name}", value)
     options = Settings().server_options()
@@ -93,12 +97,16 @@ def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.Mo
         max_head_bytes=4096,
         max_headers=20,
         max_url_bytes=1024,
+        connections_per_client=30,
+        trusted_proxies=("10.0.0.0/24",),
     )
     assert options["limit_concurrency"] == 300
     pace = Settings().body_pace()
     assert (pace.grace, pace.min_rate, pace.due(300)) == (3, 100, 6)
     for name, bad in (
         ("HEADER_TIMEOUT", "0"),
+        ("CLIENT_SHARE", "0"),
+        ("CLIENT_SHARE", "1.5"),
         ("MAX_HEADERS", "0"),
         ("BODY_MIN_RATE", "0"),
     ):

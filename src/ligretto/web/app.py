@@ -22,6 +22,7 @@ from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.idempotency import IdempotentWrites
 from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router
+from ligretto.web.client_share import ClientShare
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
@@ -136,6 +137,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimits, pace=settings.body_pace())
     # A client over its limits is refused before anything runs.
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())
+    # So is a client holding its share of the process's connections already.
+    app.add_middleware(
+        ClientShare, limits=settings.rate_limit_settings(), limit=settings.per_client()
+    )
     # Outermost: every answer, refusals included, carries the security headers.
     app.add_middleware(SecurityHeaders)
     # Which process answered, for a proxy's routing by table code (docs/deploy.md).

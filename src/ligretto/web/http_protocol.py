@@ -3,8 +3,9 @@
 uvicorn reads whatever a client sends: headers without end (48 MiB of them
 took a process from 119 MB to 1.1 GB; one 64 MiB header value held the
 event loop for seconds while the parser glued its pieces together), the
-rest of a body it has already answered. :class:`BoundedHttp` counts what
-it reads, as it arrives, before the parser builds anything of it:
+rest of a body it has already answered, any number of connections from one
+client. :class:`BoundedHttp` counts what it reads, as it arrives, before
+the parser builds anything of it:
 
 - **a deadline for the headers** (``LIGRETTO_HEADER_TIMEOUT``), from when
   the connection opened or its previous answer was sent;
@@ -12,23 +13,35 @@ it reads, as it arrives, before the parser builds anything of it:
   together and :data:`MAX_HEADERS` headers (431), the address at most
   :data:`MAX_URL_BYTES` (414), answered by the protocol itself
   (:mod:`ligretto.web.http_refusals`);
-- **an answer before the body has arrived whole** (413, 408, any
+- **an answer before the body has arrived whole** (413, 408, 429, any
   refusal) closes the connection without reading the rest, once the
   answer is delivered (:mod:`ligretto.web.closing`); uvicorn would read
-  and throw away the rest of the body to keep the connection.
+  and throw away the rest of the body to keep the connection;
+- **one client's open connections** at most its share
+  (:mod:`ligretto.web.client_share`), counted by the peer's address unless
+  the peer is a trusted proxy; past it the connection is answered 429 at
+  once and closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from ligretto.web.client_share import RETRY_AFTER_SECONDS, ClientCounts
 from ligretto.web.closing import close_after_answer
-from ligretto.web.http_refusals import Refusal, headers_too_large, url_too_long
+from ligretto.web.http_refusals import (
+    Refusal,
+    headers_too_large,
+    too_many_connections,
+    url_too_long,
+)
+from ligretto.web.ratelimit import Networks, client_key, in_networks
 
 HEADER_SECONDS: Final = 10.0
 """A connection must deliver a request's complete headers this long after it
@@ -61,6 +74,11 @@ class HttpBounds:
     max_head_bytes: int = MAX_HEAD_BYTES
     max_headers: int = MAX_HEADERS
     max_url_bytes: int = MAX_URL_BYTES
+    connections_per_client: int | None = None
+    """Open connections one client may hold; None: no share (no connection cap)."""
+    trusted_proxies: tuple[str, ...] = ()
+    ipv4_prefix: int = 32
+    ipv6_prefix: int = 64
 
     def __post_init__(self) -> None:
         if not self.header_timeout > 0:
@@ -74,9 +92,11 @@ class _RefusedError(Exception):
 
 
 class BoundedHttp(HttpToolsProtocol):
-    """One connection; :attr:`bounds` are its server's."""
+    """One connection; :attr:`bounds` and :attr:`client_connections` are its server's."""
 
     bounds: ClassVar[HttpBounds] = HttpBounds()
+    client_connections: ClassVar[ClientCounts | None] = None
+    trusted: ClassVar[Networks] = ()
 
     url: bytes = b""
     _header_deadline: asyncio.TimerHandle | None = None
@@ -86,6 +106,7 @@ class BoundedHttp(HttpToolsProtocol):
     _header_count = 0
     _refusal: Refusal | None = None
     _closing = False
+    _client: str | None = None
     _keep_alive = True
 
     # -- the connection
@@ -93,10 +114,18 @@ class BoundedHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_header_deadline()
+        self._take_share()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_header_deadline()
+        self._give_back_share()
         super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self) -> None:
+        # The WebSocket's protocol takes the connection over (and its end):
+        # it counts among the client's requests in progress instead.
+        self._give_back_share()
+        super().handle_websocket_upgrade()
 
     def data_received(self, data: bytes) -> None:
         if self._closing:
@@ -198,12 +227,15 @@ class BoundedHttp(HttpToolsProtocol):
         self.flow.pause_reading()
         close_after_answer(self.transport, self.loop)
 
-    def _refuse(self, refusal: Refusal) -> None:
+    def _refuse(self, refusal: Refusal, *, linger: bool = True) -> None:
         self._closing = True
         self._clear_header_deadline()
         self.transport.write(refusal.answer(api=_under_api(self.url)))
         self.flow.pause_reading()
-        close_after_answer(self.transport, self.loop)
+        if linger:
+            close_after_answer(self.transport, self.loop)
+        else:
+            self.transport.close()
 
     # -- the header deadline
 
@@ -222,6 +254,27 @@ class BoundedHttp(HttpToolsProtocol):
         self._header_deadline = None
         if not self.transport.is_closing():
             self.transport.close()
+
+    # -- the client's share
+
+    def _take_share(self) -> None:
+        counts, bounds = self.client_connections, self.bounds
+        peer = self.client[0] if self.client else None
+        if counts is None or peer is None or in_networks(peer, self.trusted):
+            return
+        client = client_key(peer, bounds.ipv4_prefix, bounds.ipv6_prefix)
+        if counts.take(client):
+            self._client = client
+        else:
+            # Closed at once, not once the answer is delivered: a connection
+            # past the share must not hold a place among all the connections
+            # meanwhile (its request, if any came yet, is a few bytes).
+            self._refuse(too_many_connections(RETRY_AFTER_SECONDS), linger=False)
+
+    def _give_back_share(self) -> None:
+        if self._client is not None and self.client_connections is not None:
+            self.client_connections.give_back(self._client)
+        self._client = None
 
 
 class _AnswerTransport(asyncio.Transport):
@@ -251,4 +304,16 @@ def _under_api(url: bytes) -> bool:
 
 def bounded_protocol(bounds: HttpBounds) -> type[BoundedHttp]:
     """The protocol class uvicorn builds one server's connections from."""
-    return type("BoundedHttp", (BoundedHttp,), {"bounds": bounds})
+    return type(
+        "BoundedHttp",
+        (BoundedHttp,),
+        {
+            "bounds": bounds,
+            "client_connections": (
+                ClientCounts(bounds.connections_per_client)
+                if bounds.connections_per_client is not None
+                else None
+            ),
+            "trusted": tuple(ipaddress.ip_network(p, strict=False) for p in bounds.trusted_proxies),
+        },
+    )

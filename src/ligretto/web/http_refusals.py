@@ -1,9 +1,9 @@
 """The answers uvicorn's protocol gives itself, before any route runs.
 
-A request whose headers or address are too large is refused by
-:mod:`ligretto.web.http_protocol` before the app sees it: its headers are
-the problem (the reader's language is one of them). So the answer is fixed
-bytes: under
+A request whose headers or address are too large, or a connection over its
+client's share, is refused by :mod:`ligretto.web.http_protocol` before the
+app sees it: its headers are the problem (the reader's language is one of
+them), or there is no request yet. So the answer is fixed bytes: under
 ``/api`` the API's error shape, elsewhere one short page in English, German
 and Norwegian, as the shipped HAProxy answers its own refusals
 (``deploy/haproxy.cfg``).
@@ -109,4 +109,22 @@ def url_too_long(max_url_bytes: int) -> Refusal:
             f"Adressen i forespørselen er lengre enn serveren leser (høyst {size})."
             " Ingenting ble endret.",
         ),
+    )
+
+
+def too_many_connections(retry_after: int) -> Refusal:
+    return Refusal(
+        429,
+        "too_many_at_once",
+        ("Too many connections", "Zu viele Verbindungen", "For mange tilkoblinger"),
+        (
+            "This device has more connections open than the server takes from one place."
+            f" Nothing was changed. Please wait {retry_after} seconds and try again.",
+            "Dieses Gerät hat mehr Verbindungen offen, als der Server von einer Stelle"
+            f" annimmt. Es wurde nichts geändert. Bitte warte {retry_after} Sekunden und"
+            " versuche es noch einmal.",
+            "Denne enheten har flere tilkoblinger åpne enn serveren tar imot fra ett sted."
+            f" Ingenting ble endret. Vent {retry_after} sekunder og prøv igjen.",
+        ),
+        retry_after,
     )

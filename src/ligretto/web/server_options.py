@@ -2,8 +2,9 @@
 
 ``ligretto serve`` and the in-process test server both take these, so the
 limits tested are the limits served: the WebSocket frame size, the idle
-and header timeouts of a connection (:mod:`ligretto.web.http_protocol`),
-the connection cap, and an access log that never writes an edit token.
+timeout of a connection, the connection cap, the protocol's bounds on
+headers and on one client's connections (:mod:`ligretto.web.http_protocol`),
+and an access log that never writes an edit token.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ def uvicorn_options(
     ``keep_alive`` closes idle connections (seconds); beyond ``max_connections``
     open connections a request is answered with 503 (uvicorn's
     ``limit_concurrency``; WebSockets count, none by default). ``bounds``: the
-    header deadline (default: :class:`~ligretto.web.http_protocol.HttpBounds`').
+    header deadline and bounds, and one client's share of the connections
+    (default: :class:`~ligretto.web.http_protocol.HttpBounds`' defaults, no share).
     """
     return {
         "ws_max_size": WS_MAX_FRAME_BYTES,
@@ -127,7 +129,7 @@ def uvicorn_options(
         "ws_ping_timeout": WS_PING_SECONDS,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": list(trusted_proxies),
-        "http": bounded_protocol(bounds or HttpBounds()),
+        "http": bounded_protocol(bounds or HttpBounds(trusted_proxies=tuple(trusted_proxies))),
         "timeout_keep_alive": keep_alive,
         "limit_concurrency": max_connections,
         "log_config": log_config(),

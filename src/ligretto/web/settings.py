@@ -16,6 +16,7 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
+from ligretto.web.client_share import CLIENT_SHARE, per_client
 from ligretto.web.http_protocol import (
     HEADER_SECONDS,
     MAX_HEAD_BYTES,
@@ -137,6 +138,11 @@ class Settings(BaseSettings):
     """Open connections (WebSockets included) beyond which a request is answered
     with 503 (uvicorn's ``limit_concurrency``); default: the open-files limit
     less 100."""
+    client_share: float = Field(CLIENT_SHARE, gt=0, le=1)
+    """The share of ``max_connections`` one client may hold: open connections
+    (counted by the peer's address, not for a trusted proxy) and requests in
+    progress (a body being sent, a live-update stream, a WebSocket); 1 lets
+    one client take them all (docs/limits.md)."""
     max_header_bytes: int = Field(MAX_HEAD_BYTES, ge=1024, le=1024 * 1024)
     """Bytes of a request's line and headers together; more is refused with 431."""
     max_headers: int = Field(MAX_HEADERS, ge=10, le=10_000)
@@ -150,6 +156,10 @@ class Settings(BaseSettings):
     *n* bytes within ``body_timeout + n / body_min_rate`` seconds of the
     headers, or the request is refused with 408."""
 
+    def per_client(self) -> int | None:
+        """Connections, and requests in progress, one client may hold."""
+        return per_client(self.max_connections, self.client_share)
+
     def http_bounds(self) -> HttpBounds:
         """What uvicorn's protocol bounds for these settings."""
         return HttpBounds(
@@ -157,6 +167,10 @@ class Settings(BaseSettings):
             max_head_bytes=self.max_header_bytes,
             max_headers=self.max_headers,
             max_url_bytes=self.max_url_bytes,
+            connections_per_client=self.per_client(),
+            trusted_proxies=tuple(self.trusted_proxies),
+            ipv4_prefix=self.rate_limit_ipv4_prefix,
+            ipv6_prefix=self.rate_limit_ipv6_prefix,
         )
 
     def body_pace(self) -> BodyPace:
