@@ -6,12 +6,19 @@ import logging
 
 import pytest
 
-from ligretto.web.server_options import (
+from ligretto.web.client_share import CLIENT_SHARE
+from ligretto.web.http_protocol import (
     HEADER_SECONDS,
+    MAX_HEAD_BYTES,
+    MAX_HEADERS,
+    MAX_URL_BYTES,
+    HttpBounds,
+)
+from ligretto.web.limits import BODY_GRACE_SECONDS, BODY_MIN_RATE
+from ligretto.web.server_options import (
     KEEP_ALIVE_SECONDS,
     REDACTED,
     RedactTokens,
-    header_deadline_protocol,
     log_config,
     redact_tokens,
 )
@@ -60,17 +67,52 @@ def test_the_filter_redacts_uvicorns_access_record() -> None:
 def test_the_connection_limits_have_defaults_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = Settings().server_options()
     assert defaults["timeout_keep_alive"] == KEEP_ALIVE_SECONDS
-    assert defaults["http"].header_timeout == HEADER_SECONDS
+    assert defaults["http"].bounds == HttpBounds(
+        header_timeout=HEADER_SECONDS,
+        max_head_bytes=MAX_HEAD_BYTES,
+        max_headers=MAX_HEADERS,
+        max_url_bytes=MAX_URL_BYTES,
+        connections_per_client=int(default_max_connections() * CLIENT_SHARE),
+    )
     assert defaults["limit_concurrency"] == default_max_connections() >= 100
-    monkeypatch.setenv("LIGRETTO_KEEP_ALIVE_TIMEOUT", "2")
-    monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "1.5")
-    monkeypatch.setenv("LIGRETTO_MAX_CONNECTIONS", "300")
+    pace = Settings().body_pace()
+    assert (pace.grace, pace.min_rate) == (BODY_GRACE_SECONDS, BODY_MIN_RATE)
+    for name, value in {
+        "KEEP_ALIVE_TIMEOUT": "2",
+        "HEADER_TIMEOUT": "1.5",
+        "MAX_CONNECTIONS": "300",
+        "CLIENT_SHARE": "0.1",
+        "MAX_HEADER_BYTES": "4096",
+        "MAX_HEADERS": "20",
+        "MAX_URL_BYTES": "1024",
+        "BODY_TIMEOUT": "3",
+        "BODY_MIN_RATE": "100",
+        "TRUSTED_PROXIES": '["10.0.0.0/24"]',
+    }.items():
+        monkeypatch.setenv(f"LIGRETTO_{name}", value)
     options = Settings().server_options()
     assert options["timeout_keep_alive"] == 2
-    assert options["http"].header_timeout == 1.5
+    assert options["http"].bounds == HttpBounds(
+        header_timeout=1.5,
+        max_head_bytes=4096,
+        max_headers=20,
+        max_url_bytes=1024,
+        connections_per_client=30,
+        trusted_proxies=("10.0.0.0/24",),
+    )
     assert options["limit_concurrency"] == 300
-    monkeypatch.setenv("LIGRETTO_HEADER_TIMEOUT", "0")
-    with pytest.raises(ValueError, match="header_timeout"):
-        Settings()
+    pace = Settings().body_pace()
+    assert (pace.grace, pace.min_rate, pace.due(300)) == (3, 100, 6)
+    for name, bad in (
+        ("HEADER_TIMEOUT", "0"),
+        ("CLIENT_SHARE", "0"),
+        ("CLIENT_SHARE", "1.5"),
+        ("MAX_HEADERS", "0"),
+        ("BODY_MIN_RATE", "0"),
+    ):
+        with monkeypatch.context() as patched:
+            patched.setenv(f"LIGRETTO_{name}", bad)
+            with pytest.raises(ValueError, match=name.lower()):
+                Settings()
     with pytest.raises(ValueError, match="must be positive"):
-        header_deadline_protocol(0)
+        HttpBounds(header_timeout=0)

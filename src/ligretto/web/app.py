@@ -22,12 +22,13 @@ from ligretto.web.api.groups import install_group_errors
 from ligretto.web.api.idempotency import IdempotentWrites
 from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router
+from ligretto.web.client_share import ClientShare
 from ligretto.web.direct_send import DirectSend
 from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
 from ligretto.web.lab import StudyLab
 from ligretto.web.lab import router as lab_router
-from ligretto.web.limits import BodySizeLimit
+from ligretto.web.limits import BodyLimits
 from ligretto.web.origin_check import OriginCheck
 from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
@@ -131,10 +132,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # (inside the size limit, which bounds the body it reads first).
     app.add_middleware(IdempotentWrites, store=IdempotencyStore(engine))
     document_idempotency(app)
-    # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory.
-    app.add_middleware(BodySizeLimit)
+    # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory,
+    # and when they come too slowly to be anything but a held connection.
+    app.add_middleware(BodyLimits, pace=settings.body_pace())
     # A client over its limits is refused before anything runs.
     app.add_middleware(RateLimit, limits=settings.rate_limit_settings())
+    # So is a client holding its share of the process's connections already.
+    app.add_middleware(
+        ClientShare, limits=settings.rate_limit_settings(), limit=settings.per_client()
+    )
     # Outermost: every answer, refusals included, carries the security headers.
     app.add_middleware(SecurityHeaders)
     # Which process answered, for a proxy's routing by table code (docs/deploy.md).

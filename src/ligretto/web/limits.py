@@ -1,13 +1,17 @@
-"""A limit on the size of request bodies, as pure ASGI middleware.
+"""Limits on request bodies, their size and their pace, as pure ASGI middleware.
 
-Without it a huge body to the JSON API or a page form is read whole into
-memory. Bad input gets a clear answer and changes nothing: an oversized
-request is refused with 413 before any route runs (``Content-Length`` is
-checked up front) or, for a chunked body, as soon as the bytes received
-pass the limit — the route is then still reading its input, so nothing has
-been written. ``/api`` answers in the API's error shape
-(``{"detail": ..., "code": "too_large"}``), the pages with a message in
-the reader's language.
+Without them a huge body to the JSON API or a page form is read whole into
+memory, and a body sent a byte at a time holds its connection for ever.
+Bad input gets a clear answer and changes nothing: an oversized request is
+refused with 413 before any route runs (``Content-Length`` is checked up
+front) or, for a chunked body, as soon as the bytes received pass the
+limit; a body that arrives slower than :class:`BodyPace` allows is refused
+with 408 — the route is then still reading its input, so nothing has been
+written. ``/api`` answers in the API's error shape (``{"detail": ...,
+"code": "too_large"}``, ``"too_slow"``), the pages with a message in the
+reader's language. Every refusal closes the connection: the server reads
+no more of the body (:mod:`ligretto.web.http_protocol` closes a connection
+whose request was answered before it arrived whole).
 
 WebSocket connections (online play) and bodiless methods (GET, HEAD:
 every page, the exports and the server-sent events stream) pass through
@@ -16,8 +20,11 @@ untouched.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -69,6 +76,35 @@ def json_values(body: bytes) -> int:
     return body.count(b",") + 4 * (body.count(b"{") + body.count(b"["))
 
 
+BODY_GRACE_SECONDS: Final = 10.0
+"""Seconds a body may take before :data:`BODY_MIN_RATE` applies (a form on a weak signal)."""
+
+BODY_MIN_RATE: Final = 1024
+"""Bytes a second a body must arrive at, on average, after its first seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class BodyPace:
+    """How fast a body must arrive: its first *n* bytes within ``grace + n / min_rate`` seconds.
+
+    Counted from when the request's headers were complete. A phone on a
+    weak signal sends a form within the grace; a 6 MiB import at the
+    minimum rate may take an hour and a half. A body slower than that is
+    no upload but a client holding a connection (docs/limits.md).
+    """
+
+    grace: float = BODY_GRACE_SECONDS
+    min_rate: float = BODY_MIN_RATE
+
+    def __post_init__(self) -> None:
+        if not self.grace > 0 or not self.min_rate > 0:
+            raise ValueError(f"the body's grace and rate must be positive, not {self}")
+
+    def due(self, received: int) -> float:
+        """Seconds after the headers by which more than *received* bytes must have come."""
+        return self.grace + received / self.min_rate
+
+
 LARGER_LIMITS: Mapping[tuple[str, str], int] = {
     ("POST", "/api/games/import"): IMPORT_LIMIT,
     ("POST", "/api/groups/import"): GROUP_IMPORT_LIMIT,
@@ -77,8 +113,8 @@ LARGER_LIMITS: Mapping[tuple[str, str], int] = {
 _BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-class _TooLargeError(Exception):
-    """Raised from ``receive`` when a streamed body passes the limit."""
+class _RefusedBodyError(Exception):
+    """Raised from ``receive`` when a streamed body passes the limit or falls behind."""
 
 
 def describe(limit: int) -> str:
@@ -86,18 +122,21 @@ def describe(limit: int) -> str:
     return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit} bytes"
 
 
-class BodySizeLimit:
-    """Refuse request bodies over *limit* bytes (per route: *larger*) with 413."""
+class BodyLimits:
+    """Refuse request bodies over *limit* bytes (per route: *larger*) with 413,
+    and bodies slower than *pace* with 408."""
 
     def __init__(
         self,
         app: ASGIApp,
         limit: int = DEFAULT_LIMIT,
         larger: Mapping[tuple[str, str], int] = LARGER_LIMITS,
+        pace: BodyPace | None = None,
     ) -> None:
         self.app = app
         self.limit = limit
         self.larger = dict(larger)
+        self.pace = pace or BodyPace()
 
     def limit_for(self, method: str, path: str) -> int:
         return self.larger.get((method, path.rstrip("/") or "/"), self.limit)
@@ -109,28 +148,40 @@ class BodySizeLimit:
         limit = self.limit_for(scope["method"], scope["path"])
         declared = _content_length(scope)
         if declared is not None and declared > limit:
-            await _refuse(scope, send, limit)  # the app never runs: nothing written
+            await _refuse(scope, send, 413, limit, self.pace)  # the app never runs: nothing written
             return
 
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        pace = self.pace
         received = 0
-        exceeded = False
+        refusal: int | None = None  # the status once the body is refused
         started = False
+        complete = False
 
         async def counting_receive() -> Message:
-            nonlocal received, exceeded
-            if exceeded:
-                raise _TooLargeError
-            message = await receive()
+            nonlocal received, refusal, complete
+            if refusal is not None:
+                raise _RefusedBodyError
+            if complete:
+                return await receive()  # only http.disconnect comes after the body
+            try:
+                async with asyncio.timeout_at(began + pace.due(received)):
+                    message = await receive()
+            except TimeoutError:
+                refusal = 408
+                raise _RefusedBodyError from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if received > limit:
-                    exceeded = True
-                    raise _TooLargeError
+                    refusal = 413
+                    raise _RefusedBodyError
             return message
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
-            if exceeded:
+            if refusal is not None:
                 # The framework turned the failed read into its own answer
                 # (FastAPI: 400 "error parsing the body"); ours replaces it.
                 return
@@ -141,12 +192,12 @@ class BodySizeLimit:
         try:
             await self.app(scope, counting_receive, guarded_send)
         except Exception:
-            # Whatever the failed read became on its way out (_TooLargeError
+            # Whatever the failed read became on its way out (_RefusedBodyError
             # itself, or a parser's wrapper of it), the answer is ours.
-            if not exceeded:
+            if refusal is None:
                 raise
-        if exceeded and not started:
-            await _refuse(scope, send, limit)
+        if refusal is not None and not started:
+            await _refuse(scope, send, refusal, limit, pace)
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -158,31 +209,34 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _refuse(scope: Scope, send: Send, limit: int) -> None:
+async def _refuse(scope: Scope, send: Send, status: int, limit: int, pace: BodyPace) -> None:
     headers = [(b"connection", b"close")]  # the rest of the body is not read
     path: str = scope["path"]
     if path == "/api" or path.startswith("/api/"):
-        body = json.dumps(
-            {
-                "detail": f"The request body is larger than {describe(limit)};"
-                " nothing was changed.",
-                "code": "too_large",
-            }
-        ).encode()
+        if status == 413:
+            detail = f"The request body is larger than {describe(limit)}; nothing was changed."
+        else:
+            detail = (
+                f"The request body arrived too slowly (at least {pace.min_rate:g} bytes a second"
+                f" after the first {pace.grace:g} s); nothing was changed."
+            )
+        code = "too_large" if status == 413 else "too_slow"
+        body = json.dumps({"detail": detail, "code": code}).encode()
         headers.append((b"content-type", b"application/json"))
     else:
-        body = _page(scope, limit)
+        body = _page(scope, status, limit)
         headers.append((b"content-type", b"text/html; charset=utf-8"))
         headers.append((b"cache-control", b"no-store"))
     headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-def _page(scope: Scope, limit: int) -> bytes:
+def _page(scope: Scope, status: int, limit: int) -> bytes:
     # The language switch leads to the start page: the refused URL may take
     # only POST, and an edit link's token stays out of the links.
+    template = "too_large.html" if status == 413 else "too_slow.html"
     response = render(
-        Request(scope), "too_large.html", {"limit": describe(limit)}, status_code=413, path="/"
+        Request(scope), template, {"limit": describe(limit)}, status_code=status, path="/"
     )
     return bytes(response.body)

@@ -161,7 +161,7 @@ Networks = Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]
 def client_address(scope: Scope, trusted: Networks) -> str:
     """A request's client address: the peer, or what a *trusted* proxy says it is."""
     peer = (scope.get("client") or ("unknown", 0))[0]
-    if not trusted or not _in(peer, trusted):
+    if not trusted or not in_networks(peer, trusted):
         return str(peer)
     forwarded = [
         hop.strip()
@@ -171,7 +171,7 @@ def client_address(scope: Scope, trusted: Networks) -> str:
     ]
     # The right-most address that is not one of our proxies is the client.
     for hop in reversed(forwarded):
-        if not _in(hop, trusted):
+        if not in_networks(hop, trusted):
             return hop if _valid(hop) else str(peer)
     return str(peer)
 
@@ -203,7 +203,8 @@ def client_key(address: str, ipv4_prefix: int, ipv6_prefix: int) -> str:
     return str(ipaddress.ip_network((ip, prefix), strict=False))
 
 
-def _in(address: str, networks: Networks) -> bool:
+def in_networks(address: str, networks: Networks) -> bool:
+    """Whether *address* is in one of *networks* (False for what is no address)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

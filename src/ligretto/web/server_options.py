@@ -2,13 +2,13 @@
 
 ``ligretto serve`` and the in-process test server both take these, so the
 limits tested are the limits served: the WebSocket frame size, the idle
-and header timeouts of a connection, the connection cap, and an access log
-that never writes an edit token.
+timeout of a connection, the connection cap, the protocol's bounds on
+headers and on one client's connections (:mod:`ligretto.web.http_protocol`),
+and an access log that never writes an edit token.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import logging
 import re
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from uvicorn.config import LOGGING_CONFIG
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ligretto.live.protocol import MAX_MESSAGE_BYTES
+from ligretto.web.http_protocol import HttpBounds, bounded_protocol
 
 WS_MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES
 """The largest WebSocket message the server reads at all (8 KiB).
@@ -37,71 +37,9 @@ WS_PING_SECONDS = 20.0
 KEEP_ALIVE_SECONDS: Final = 5
 """An idle connection between two requests is closed after this (uvicorn's default)."""
 
-HEADER_SECONDS: Final = 10.0
-"""A connection must deliver a request's complete headers this long after it
-opened, or after the previous answer: otherwise it is closed.
-
-uvicorn's keep-alive timeout starts only after a first answer, so a
-connection that never sends a byte, or sends its headers a byte at a time,
-would stay open for ever and hold one of the process's file descriptors
-(the shipped HAProxy's ``timeout http-request 10s`` does the same for a
-proxied process)."""
-
 FILE_DESCRIPTOR_RESERVE: Final = 100
 """File descriptors kept free of client connections below the process's
 open-files limit: the database, the board process's pipes, log files."""
-
-
-class HeaderDeadline(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol (httptools) with a deadline for a request's headers.
-
-    Armed when the connection opens and again after each answer (beside
-    uvicorn's keep-alive timer), cleared once the headers are complete: a
-    long answer (a live-update stream) or a WebSocket is never cut short.
-    """
-
-    header_timeout: float = HEADER_SECONDS
-    _header_deadline: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm_header_deadline()
-
-    def on_headers_complete(self) -> None:
-        self._clear_header_deadline()
-        super().on_headers_complete()
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        # uvicorn armed its keep-alive timer: the connection waits for the
-        # next request (not when it closes or a pipelined request runs).
-        if self.timeout_keep_alive_task is not None:
-            self._arm_header_deadline()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._clear_header_deadline()
-        super().connection_lost(exc)
-
-    def _arm_header_deadline(self) -> None:
-        self._clear_header_deadline()
-        self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_late)
-
-    def _clear_header_deadline(self) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-            self._header_deadline = None
-
-    def _headers_too_late(self) -> None:
-        self._header_deadline = None
-        if not self.transport.is_closing():
-            self.transport.close()
-
-
-def header_deadline_protocol(seconds: float) -> type[HeaderDeadline]:
-    """The protocol class uvicorn builds connections from, with this header deadline."""
-    if not seconds > 0:
-        raise ValueError(f"the header timeout must be positive, not {seconds!r}")
-    return type("HeaderDeadline", (HeaderDeadline,), {"header_timeout": float(seconds)})
 
 
 _EDIT_PAGES: Final = frozenset(
@@ -168,8 +106,8 @@ def uvicorn_options(
     trusted_proxies: Sequence[str] = (),
     *,
     keep_alive: int = KEEP_ALIVE_SECONDS,
-    header_timeout: float = HEADER_SECONDS,
     max_connections: int | None = None,
+    bounds: HttpBounds | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.run``/``uvicorn.Config``.
 
@@ -179,10 +117,11 @@ def uvicorn_options(
     limits believe. Without any, the headers are ignored (uvicorn's own default
     would believe them from 127.0.0.1).
 
-    ``keep_alive`` and ``header_timeout`` close idle connections (seconds,
-    see :data:`HEADER_SECONDS`); beyond ``max_connections`` open connections
-    a request is answered with 503 (uvicorn's ``limit_concurrency``; WebSockets
-    count, none by default).
+    ``keep_alive`` closes idle connections (seconds); beyond ``max_connections``
+    open connections a request is answered with 503 (uvicorn's
+    ``limit_concurrency``; WebSockets count, none by default). ``bounds``: the
+    header deadline and bounds, and one client's share of the connections
+    (default: :class:`~ligretto.web.http_protocol.HttpBounds`' defaults, no share).
     """
     return {
         "ws_max_size": WS_MAX_FRAME_BYTES,
@@ -190,7 +129,7 @@ def uvicorn_options(
         "ws_ping_timeout": WS_PING_SECONDS,
         "proxy_headers": bool(trusted_proxies),
         "forwarded_allow_ips": list(trusted_proxies),
-        "http": header_deadline_protocol(header_timeout),
+        "http": bounded_protocol(bounds or HttpBounds(trusted_proxies=tuple(trusted_proxies))),
         "timeout_keep_alive": keep_alive,
         "limit_concurrency": max_connections,
         "log_config": log_config(),

@@ -16,12 +16,20 @@ from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
+from ligretto.web.client_share import CLIENT_SHARE, per_client
+from ligretto.web.http_protocol import (
+    HEADER_SECONDS,
+    MAX_HEAD_BYTES,
+    MAX_HEADERS,
+    MAX_URL_BYTES,
+    HttpBounds,
+)
 from ligretto.web.lab.runner import LabLimits
+from ligretto.web.limits import BODY_GRACE_SECONDS, BODY_MIN_RATE, BodyPace
 from ligretto.web.play.collector import FULL_EVERY, YOUNG
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
-    HEADER_SECONDS,
     KEEP_ALIVE_SECONDS,
     uvicorn_options,
 )
@@ -130,14 +138,52 @@ class Settings(BaseSettings):
     """Open connections (WebSockets included) beyond which a request is answered
     with 503 (uvicorn's ``limit_concurrency``); default: the open-files limit
     less 100."""
+    client_share: float = Field(CLIENT_SHARE, gt=0, le=1)
+    """The share of ``max_connections`` one client may hold: open connections
+    (counted by the peer's address, not for a trusted proxy) and requests in
+    progress (a body being sent, a live-update stream, a WebSocket); 1 lets
+    one client take them all (docs/limits.md)."""
+    max_header_bytes: int = Field(MAX_HEAD_BYTES, ge=1024, le=1024 * 1024)
+    """Bytes of a request's line and headers together; more is refused with 431."""
+    max_headers: int = Field(MAX_HEADERS, ge=10, le=10_000)
+    """Headers in one request; more is refused with 431."""
+    max_url_bytes: int = Field(MAX_URL_BYTES, ge=256, le=1024 * 1024)
+    """Bytes of a request's address with its query; more is refused with 414."""
+    body_timeout: float = Field(BODY_GRACE_SECONDS, gt=0, le=3600)
+    """Seconds a request body may take before ``body_min_rate`` applies."""
+    body_min_rate: float = Field(BODY_MIN_RATE, gt=0)
+    """Bytes a second a body must arrive at after ``body_timeout``: the first
+    *n* bytes within ``body_timeout + n / body_min_rate`` seconds of the
+    headers, or the request is refused with 408."""
+
+    def per_client(self) -> int | None:
+        """Connections, and requests in progress, one client may hold."""
+        return per_client(self.max_connections, self.client_share)
+
+    def http_bounds(self) -> HttpBounds:
+        """What uvicorn's protocol bounds for these settings."""
+        return HttpBounds(
+            header_timeout=self.header_timeout,
+            max_head_bytes=self.max_header_bytes,
+            max_headers=self.max_headers,
+            max_url_bytes=self.max_url_bytes,
+            connections_per_client=self.per_client(),
+            trusted_proxies=tuple(self.trusted_proxies),
+            ipv4_prefix=self.rate_limit_ipv4_prefix,
+            ipv6_prefix=self.rate_limit_ipv6_prefix,
+        )
+
+    def body_pace(self) -> BodyPace:
+        """How fast a request body must arrive."""
+        return BodyPace(grace=self.body_timeout, min_rate=self.body_min_rate)
 
     def server_options(self) -> dict[str, Any]:
         """The keyword arguments of ``uvicorn.run`` for these settings."""
         return uvicorn_options(
             self.trusted_proxies,
             keep_alive=self.keep_alive_timeout,
-            header_timeout=self.header_timeout,
             max_connections=self.max_connections,
+            bounds=self.http_bounds(),
         )
 
     def rate_limit_settings(self) -> RateLimits:

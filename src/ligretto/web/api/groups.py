@@ -190,13 +190,22 @@ async def import_group(service: Groups, request: Request, response: Response) ->
     # on the request until the answer is sent. The values are counted chunk
     # by chunk as they come (microseconds each): counted at once, the whole
     # body's bytes took one call of tens of milliseconds that held the
-    # interpreter lock, and with it the event loop.
+    # interpreter lock, and with it the event loop. Past the bound the body
+    # is refused at once: the rest of it is never read.
     chunks: list[bytes] = []
     values = 0
     async for chunk in request.stream():
         values += json_values(chunk)
+        if values > GROUP_IMPORT_VALUES:
+            chunks.clear()
+            raise ApiError(
+                413,
+                "too_large",
+                f"the export holds more than {GROUP_IMPORT_VALUES} JSON values;"
+                " nothing was imported",
+            )
         chunks.append(chunk)
-    created = await run_in_threadpool(_import, service, chunks, values)
+    created = await run_in_threadpool(_import, service, chunks)
     out = _created(request, response, created.stored, created.token).model_dump()
     out["game_tokens"] = created.game_tokens
     return GroupImportedOut.model_validate(out)
@@ -221,22 +230,15 @@ def _paused_pieces(pieces: Iterator[bytes], large: bool) -> Iterator[bytes]:
         yield piece
 
 
-def _import(service: GroupService, chunks: list[bytes], values: int) -> CreatedGroup:
+def _import(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
     if sum(len(c) for c in chunks) <= IMPORT_ALONE_ABOVE:
-        return _import_body(service, chunks, values)
+        return _import_body(service, chunks)
     with HEAVY_WORK, collector_paused():
-        return _import_body(service, chunks, values)
+        return _import_body(service, chunks)
 
 
-def _import_body(service: GroupService, chunks: list[bytes], values: int) -> CreatedGroup:
-    """*values*: the body's :func:`~ligretto.web.limits.json_values`, counted as it came."""
-    if values > GROUP_IMPORT_VALUES:
-        chunks.clear()
-        raise ApiError(
-            413,
-            "too_large",
-            f"the export holds more than {GROUP_IMPORT_VALUES} JSON values; nothing was imported",
-        )
+def _import_body(service: GroupService, chunks: list[bytes]) -> CreatedGroup:
+    """*chunks*: the body, its values already counted (within GROUP_IMPORT_VALUES)."""
     body = b"".join(chunks)
     chunks.clear()
     # Parsed and checked in one expression: the parsed text is freed as soon
