@@ -62,7 +62,7 @@ def test_a_client_past_its_share_is_refused_and_another_client_is_not() -> None:
         held = _Held()
         share = ClientShare(held, RateLimits(), limit=3)
         streams = [asyncio.create_task(_request(share, _scope("192.0.2.7"))) for _ in range(3)]
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # at least a turn each: ready tasks run before timers
         refused = await _request(share, _scope("192.0.2.7"))
         assert refused[0]["status"] == 429
         headers = dict(refused[0]["headers"])
@@ -71,7 +71,7 @@ def test_a_client_past_its_share_is_refused_and_another_client_is_not() -> None:
         page = await _request(share, _scope("192.0.2.7", "/groups/x", query_string=b"lang=nb"))
         assert page[0]["status"] == 429 and "For mye på en gang" in page[1]["body"].decode()
         other = asyncio.create_task(_request(share, _scope("192.0.2.8")))
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # at least a turn each: ready tasks run before timers
         assert held.ran == 4  # the other client's request runs; the refused ones never did
         held.release.set()
         for answer in [*await asyncio.gather(*streams), await other]:
@@ -90,7 +90,7 @@ def test_an_ipv6_client_is_its_64_and_a_proxys_client_the_address_it_forwards() 
         behind = asyncio.create_task(
             _request(share, _scope("127.0.0.1", headers=[(b"x-forwarded-for", b"192.0.2.9")]))
         )
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # at least a turn each: ready tasks run before timers
         same_64 = await _request(share, _scope("2001:db8:1:2:ffff::9"))
         assert same_64[0]["status"] == 429
         same_client = await _request(
@@ -109,7 +109,7 @@ def test_a_websocket_past_the_share_is_refused_before_it_opens() -> None:
         held = _Held()
         share = ClientShare(held, RateLimits(), limit=1)
         first = asyncio.create_task(_request(share, _scope("192.0.2.7")))
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # at least a turn each: ready tasks run before timers
         refused = await _request(share, _scope("192.0.2.7", "/play/ABCD/ws", type="websocket"))
         assert refused == [{"type": "websocket.close", "code": 1013, "reason": "too_many_at_once"}]
         held.release.set()
