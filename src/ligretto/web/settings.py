@@ -161,6 +161,7 @@ class Settings(BaseSettings):
             workers=self.lab_workers,
             running=self.lab_running,
             max_seat_rounds=self.lab_max_seat_rounds,
+            max_actions=self.lab_max_actions,
             client_studies=self.lab_client_studies,
             queue=self.lab_queue,
         )
@@ -186,8 +187,14 @@ class Settings(BaseSettings):
     lab_running: int = Field(1, ge=1, le=16)
     """Studies that run at a time; the others wait in the queue, in order."""
     lab_max_seat_rounds: int = Field(200_000, ge=1)
-    """The cap of one study: rounds × seats (a whole game to 99 counts as 10
-    rounds). A study over it is refused with a message that says the cap."""
+    """The cap of one study as it is asked for: rounds × seats (a whole game
+    to 99 counts as 10 rounds). A study over it is refused with a message
+    that says the cap."""
+    lab_max_actions: int = Field(10_000_000, ge=1)
+    """The budget of one study as it runs: the actions its bots simulate
+    (every seat's moves and turns). At the budget the study stops and shows
+    what it played until then; a study at the cap of the lab's questions
+    (50,000 rounds of four) simulates about 9 million."""
     lab_client_studies: int = Field(2, ge=1)
     """Studies one client (counted as the rate limits count it) may have queued
     or running at once; the next is refused until one ends."""
