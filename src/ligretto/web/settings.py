@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
@@ -18,6 +18,7 @@ from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
 from ligretto.web.lab.runner import LabLimits
 from ligretto.web.play.collector import FULL_EVERY, YOUNG
+from ligretto.web.public_url import checked_public_url
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
@@ -86,6 +87,17 @@ class Settings(BaseSettings):
     rate_limit_ipv6_prefix: int = Field(64, ge=0, le=128)
     """IPv6 clients are counted by this network: a /64 is what one home or phone
     is usually given (all its addresses are one client); 56 or 48 group more."""
+    public_url: str | None = None
+    """The server's address as people reach it, e.g. ``https://ligretto.example.org``
+    (``ligretto serve --public-url``): every shared link and QR code starts with it.
+    Without it, the address a request's connection reached (never its ``Host``
+    header; docs/limits.md, "Links and QR codes")."""
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else checked_public_url(value)
+
     trusted_proxies: list[str] = []
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed
     (``ligretto serve --trusted-proxy``; uvicorn then takes the client address and

@@ -27,6 +27,7 @@ from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
 from ligretto.web.lab.view import plots
 from ligretto.web.numbers import LOCALES
 from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.public_url import absolute
 from ligretto.web.ratelimit import request_client
 
 router = APIRouter(include_in_schema=False)
@@ -155,7 +156,7 @@ async def study_page(request: Request, study_id: str) -> HTMLResponse:
             # the command of what was played: a study stopped at its budget asks for less
             "command": result["command"] if result is not None else spec.command(),
             "owner": live is not None and live.client == _client(request),
-            "link": str(request.url.replace(query="")),
+            "link": absolute(request, f"/lab/{study_id}"),
         },
     )
 
