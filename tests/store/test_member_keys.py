@@ -113,9 +113,5 @@ def test_0008_keeps_two_members_now_alike_and_finds_the_first(engine: Engine) ->
     assert ben == ("Ben", "ben", 0) and cleo == ("Cleo", "cleo", 2)
     assert alike[0] == "\u0412en" and alike[2] == 1
     assert alike[1] != "ben" and alike[1].startswith("ben")  # kept, found by no name
-    with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0008_member_keys"
-        )
     migrate(engine)  # a second run changes nothing
     assert _members(engine, "both")[1] == alike

@@ -14,6 +14,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
+from ligretto.store.idempotency import (
+    KEYS_PER_CLIENT,
+    KEYS_PER_MINUTE,
+    KEYS_PER_OWNER,
+    KeyLimits,
+)
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
 from ligretto.web.lab.runner import LabLimits
@@ -165,6 +171,23 @@ class Settings(BaseSettings):
             enabled=self.rate_limits,
             ipv4_prefix=self.rate_limit_ipv4_prefix,
             ipv6_prefix=self.rate_limit_ipv6_prefix,
+        )
+
+    idempotency_keys_per_minute: int = Field(KEYS_PER_MINUTE, ge=1)
+    """New Idempotency-Keys one token (or, for a write without one, one
+    client) may store a minute; more are answered 429 with ``Retry-After``."""
+    idempotency_keys_per_token: int = Field(KEYS_PER_OWNER, ge=1)
+    """Idempotency-Keys kept for one token (or one client without one) over
+    the 24 hours a key is kept; a write of a whole 1,000-round game takes 2,000."""
+    idempotency_keys_per_client: int = Field(KEYS_PER_CLIENT, ge=1)
+    """Idempotency-Keys kept for one client over 24 hours, all its tokens together."""
+
+    def idempotency_limits(self) -> KeyLimits:
+        """The bounds on stored Idempotency-Keys in the store's terms (docs/limits.md)."""
+        return KeyLimits(
+            per_minute=self.idempotency_keys_per_minute,
+            per_owner=self.idempotency_keys_per_token,
+            per_client=self.idempotency_keys_per_client,
         )
 
     def lab_limits(self) -> LabLimits:
