@@ -2,10 +2,13 @@
 
 import math
 import random
+import statistics
 
 import pytest
 
+from helpers.doctests import run_examples
 from ligretto.estimates import (
+    RunningMean,
     estimate_mean,
     estimate_proportion,
     paired_comparison,
@@ -78,3 +81,39 @@ def test_wilson_interval_contains_the_rate_at_the_ends() -> None:
         p = estimate_proportion(successes, 40)
         assert p.low <= p.rate <= p.high
         assert p.low >= 0.0 and p.high <= 1.0
+
+
+def test_a_running_mean_is_the_mean_and_spread_of_its_values_in_any_order() -> None:
+    rng = random.Random(3)
+    values = [rng.uniform(-50, 150) for _ in range(500)] + [7, -3, 12]
+    forward, backward = RunningMean(), RunningMean()
+    forward.extend(values)
+    backward.extend(reversed(values))
+    assert forward.estimate() == backward.estimate()  # exact sums: no order
+    est = forward.estimate()
+    assert est.n == len(values)
+    assert est.mean == pytest.approx(statistics.fmean(values), rel=1e-12)
+    assert est.stdev == pytest.approx(statistics.stdev(values), rel=1e-12)
+
+
+def test_a_running_mean_of_huge_values_with_a_tiny_spread_keeps_the_spread() -> None:
+    running = RunningMean()
+    running.extend([1e9 + 0.5, 1e9 + 1.5, 1e9 + 2.5])
+    assert running.estimate().stdev == 1.0  # Σx² − (Σx)²/n in floats would lose it
+
+
+def test_a_scaled_running_mean_counts_fractions_exactly() -> None:
+    thirds = RunningMean(scale=3)
+    thirds.extend([1, 2, 4])  # 1/3, 2/3, 4/3
+    est = thirds.estimate()
+    assert est.mean == pytest.approx(7 / 9)
+    assert est.stdev == pytest.approx(statistics.stdev([1 / 3, 2 / 3, 4 / 3]))
+    with pytest.raises(ValueError):
+        RunningMean(scale=0)
+    with pytest.raises(ValueError):
+        RunningMean().estimate()
+
+
+def test_docstring_examples() -> None:
+    result = run_examples("ligretto.estimates")
+    assert result.attempted > 0 and result.failed == 0

@@ -55,6 +55,14 @@ def serve(
             "(default: LIGRETTO_PROCESS_ID, else hostname:port).",
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's address as people reach it (e.g. https://ligretto.example.org), "
+            "for shared links and QR codes (default: LIGRETTO_PUBLIC_URL, else the address "
+            "each request reached; never its Host header).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: the Tafel (score board) and its JSON API."""
     import socket
@@ -72,6 +80,8 @@ def serve(
         overrides["trusted_proxies"] = trusted_proxy
     if process_id is not None:
         overrides["process_id"] = process_id
+    if public_url is not None:
+        overrides["public_url"] = public_url
     settings = Settings(**overrides)  # type: ignore[arg-type]
     if "process_id" not in settings.model_fields_set:
         # Stable across restarts: the same process slot keeps its name.

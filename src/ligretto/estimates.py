@@ -7,19 +7,28 @@ them, so this module sits below both and imports nothing from ligretto.
 Student's t distribution is computed here through the regularized incomplete
 beta function (continued fraction, as in Numerical Recipes), because the
 project does not depend on SciPy.
+
+A mean is built from values seen one at a time (:class:`RunningMean`): the
+count, the sum and the sum of squares, kept exactly (integers stay
+integers; a float is a binary fraction, which :class:`~fractions.Fraction`
+holds exactly), so a long run's estimate needs no list of its values and
+does not depend on the order they came in.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 __all__ = [
     "Comparison",
     "MeanEstimate",
     "Proportion",
+    "RunningMean",
+    "compare",
     "estimate_mean",
     "estimate_proportion",
     "paired_comparison",
@@ -123,22 +132,65 @@ class MeanEstimate:
         }
 
 
-def estimate_mean(values: Sequence[float], confidence: float = 0.95) -> MeanEstimate:
-    """Mean of ``values`` with a Student-t confidence interval.
+class RunningMean:
+    """A mean with its interval from values added one at a time; no value is kept.
 
-    With a single value the interval is infinite: nothing is known about
-    the spread.
+    ``scale`` divides every value: ``RunningMean(scale=6)`` fed whole
+    numbers estimates the mean of sixths exactly, without a float per value.
+
+    >>> m = RunningMean()
+    >>> for x in (1, 2, 3, 4, 5):
+    ...     m.add(x)
+    >>> m.n, m.estimate().mean
+    (5, 3.0)
     """
-    n = len(values)
-    if n == 0:
-        raise ValueError("no values")
-    mean = math.fsum(values) / n
-    if n < 2:
-        return MeanEstimate(n, mean, math.nan, math.inf, -math.inf, math.inf, confidence)
-    stdev = statistics.stdev(values, mean)
-    sem = stdev / math.sqrt(n)
-    half = t_quantile(0.5 + confidence / 2.0, n - 1) * sem
-    return MeanEstimate(n, mean, stdev, sem, mean - half, mean + half, confidence)
+
+    __slots__ = ("n", "scale", "squares", "total")
+
+    def __init__(self, scale: int = 1) -> None:
+        if scale < 1:
+            raise ValueError("the scale is a whole number of at least 1")
+        self.n = 0
+        self.scale = scale
+        self.total: int | Fraction = 0
+        self.squares: int | Fraction = 0
+
+    def add(self, value: float) -> None:
+        """Count one value (finite; a float is taken exactly as it is stored)."""
+        exact: int | Fraction = value if type(value) is int else Fraction(value)
+        self.n += 1
+        self.total += exact
+        self.squares += exact * exact
+
+    def extend(self, values: Iterable[float]) -> None:
+        for value in values:
+            self.add(value)
+
+    def estimate(self, confidence: float = 0.95) -> MeanEstimate:
+        """The mean with a Student-t confidence interval.
+
+        With a single value the interval is infinite: nothing is known about
+        the spread.
+        """
+        n = self.n
+        if n == 0:
+            raise ValueError("no values")
+        mean = float(Fraction(self.total, n * self.scale))
+        if n < 2:
+            return MeanEstimate(n, mean, math.nan, math.inf, -math.inf, math.inf, confidence)
+        # the sum of squared deviations, exact: Σx² − (Σx)²/n
+        deviations = Fraction(self.squares) - Fraction(self.total) ** 2 / n
+        stdev = math.sqrt(deviations / ((n - 1) * self.scale**2))
+        sem = stdev / math.sqrt(n)
+        half = t_quantile(0.5 + confidence / 2.0, n - 1) * sem
+        return MeanEstimate(n, mean, stdev, sem, mean - half, mean + half, confidence)
+
+
+def estimate_mean(values: Iterable[float], confidence: float = 0.95) -> MeanEstimate:
+    """Mean of ``values`` with a Student-t confidence interval (:class:`RunningMean`)."""
+    running = RunningMean()
+    running.extend(values)
+    return running.estimate(confidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,13 +258,16 @@ def paired_comparison(a: Sequence[float], b: Sequence[float]) -> Comparison:
     """
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    est = estimate_mean(diffs)
-    if est.n < 2:
-        return Comparison(est, math.nan, math.nan)
-    if est.sem == 0:
-        t = 0.0 if est.mean == 0 else math.copysign(math.inf, est.mean)
+    return compare(estimate_mean([x - y for x, y in zip(a, b, strict=True)]))
+
+
+def compare(difference: MeanEstimate) -> Comparison:
+    """The paired t-test of a mean of differences (from :class:`RunningMean` or a list)."""
+    if difference.n < 2:
+        return Comparison(difference, math.nan, math.nan)
+    if difference.sem == 0:
+        t = 0.0 if difference.mean == 0 else math.copysign(math.inf, difference.mean)
     else:
-        t = est.mean / est.sem
-    p = 2.0 * (1.0 - t_cdf(abs(t), est.n - 1))
-    return Comparison(est, t, min(1.0, max(0.0, p)))
+        t = difference.mean / difference.sem
+    p = 2.0 * (1.0 - t_cdf(abs(t), difference.n - 1))
+    return Comparison(difference, t, min(1.0, max(0.0, p)))

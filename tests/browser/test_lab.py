@@ -11,6 +11,7 @@ line.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 from typing import Any
@@ -22,6 +23,7 @@ from typer.testing import CliRunner
 from helpers.axe import audit
 from helpers.browser import DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from ligretto.cli import app as cli
+from ligretto.web.lab import StudyLab
 
 # Every value of the progress bar, kept in the tab's session storage so
 # that the values seen before the page reloads with the results survive it.
@@ -129,3 +131,39 @@ def test_without_javascript_a_study_refreshes_to_its_plots(
     # the page refreshes itself (a <noscript> refresh) until the study is done
     expect(page.locator("#lab-results svg.lab-chart")).to_have_count(4, timeout=120_000)
     expect(page.locator("#lab-command")).to_contain_text("--rounds 100")
+
+
+def test_a_study_stopped_at_the_budget_says_so_and_shows_what_it_played(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    lab: StudyLab = live_server.app.state.lab
+    kept = lab.limits
+    # about eleven games to 99 of the "A vs B" question fit in 20,000 actions
+    lab.limits = dataclasses.replace(kept, max_actions=20_000)
+    try:
+        page = new_page(PHONE)
+        page.goto(f"{live_server.url}/lab?lang=en")
+        page.locator("input[name=question][value=versus]").check()
+        page.fill("#lab-count", "30")
+        page.locator("input[name=amount][value=games]").check()
+        page.fill("#lab-seed", "8")
+        page.click("#lab-start")
+        page.wait_for_url("**/lab/*")
+        expect(page.locator("#lab-budget")).to_contain_text(
+            "Stopped at the budget:", timeout=60_000
+        )
+    finally:
+        lab.limits = kept
+    stored: dict[str, Any] = page.request.get(f"{page.url}.json").json()
+    played = stored["result"]["budget"]["played"]
+    assert 0 < played < 30
+    expect(page.locator("#lab-budget")).to_contain_text(f"{played} of 30 games")
+    expect(page.locator("#lab-budget")).to_contain_text("20,000 simulated actions")
+    expect(page.locator("#lab-budget")).to_contain_text("cards). The results are those of")
+    expect(page.locator("#lab-results svg.lab-chart")).to_have_count(4)
+    expect(page.locator("#lab-command")).to_contain_text(f"--games {played} ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for language, words in (("de", "Am Budget angehalten"), ("nb", "Stoppet ved budsjettet")):
+        page.goto(f"{page.url.split('?')[0]}?lang={language}")
+        expect(page.locator("#lab-budget")).to_contain_text(words)
+        shoot(page, f"lab-budget-{language}-phone")

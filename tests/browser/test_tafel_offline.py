@@ -375,6 +375,40 @@ def test_a_sending_the_network_broke_is_tried_again_by_itself(
     assert [r["stacks"] for r in rounds] == [{"Anna": 0, "Ben": 3}]
 
 
+def test_a_sending_answered_not_now_is_sent_again_after_its_retry_after(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    # A server over the bounds of stored Idempotency-Keys (429) or busy (503)
+    # changed nothing and says when to come back: the kept round waits that
+    # long and is sent again, instead of being shown as refused.
+    page = new_page(service_workers="block")
+    create_game(page, live_server.url, ["Anna", "Ben"])
+    game = page.url.split("/")[4]
+    tries: list[str] = []
+
+    def not_now_once(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        tries.append(route.request.headers.get("idempotency-key", ""))
+        if len(tries) == 1:
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body=json.dumps({"detail": "not now", "code": "idempotency_key_rate"}),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/edit/stacks", lambda route: route.abort("connectionrefused"))
+    page.route(f"**/api/games/{game}/rounds", not_now_once)
+    save_stacks(page, 0, {1: 3})
+    expect(page.locator(".message.ok")).to_contain_text("Round 1: stacks saved.", timeout=15_000)
+    assert len(tries) == 2 and tries[0] == tries[1] != "", tries  # the same key again
+    rounds = page.request.get(f"{live_server.url}/api/games/{game}").json()["rounds"]
+    assert [r["stacks"] for r in rounds] == [{"Anna": 0, "Ben": 3}]
+
+
 def test_another_phones_round_shown_live_before_the_sync_is_still_their_side(
     live_server: LiveServer, new_page: NewPage
 ) -> None:

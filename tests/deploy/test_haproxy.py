@@ -359,6 +359,32 @@ def test_the_change_listener_reconnects_after_its_backend_is_terminated(stack: S
 
 
 @postgres_only
+def test_the_proxys_log_never_holds_an_old_edit_links_token(stack: Stack) -> None:
+    with client(stack.proxy.url) as c:
+        created = c.post("/api/games", json={"players": PLAYERS}).json()
+    game_id, secret = created["id"], created["edit_token"]
+    with client(stack.proxy.url) as c:
+        for path in (
+            f"/g/{game_id}/edit/{secret}",
+            f"/g/{game_id}/edit/{secret}/history",
+            f"/g/{game_id}/%65dit/{secret}",  # percent-encoded: the process decodes it
+        ):
+            moved = c.get(path)
+            assert moved.status_code == 303, (path, moved.status_code)
+            assert moved.headers["location"].endswith(f"#t={secret}")
+        assert c.get(f"/g/{game_id}/edit/history").status_code == 200
+
+    def logged() -> bool:
+        return f"/g/{game_id}/edit/history HTTP" in stack.proxy.log_path.read_text()
+
+    _wait_until(logged)
+    log = stack.proxy.log_path.read_text()
+    assert secret not in log
+    assert log.count(f"/g/{game_id}/edit/[token]") == 3
+    assert f"/g/{game_id}/edit/[token]/history" in log
+
+
+@postgres_only
 def test_healthz_names_the_process_and_is_not_rate_limited(stack: Stack) -> None:
     with client(stack.b.base, source="127.0.0.6") as c:
         answers = [c.get("/healthz") for _ in range(LOOKUPS_PER_MINUTE + 5)]

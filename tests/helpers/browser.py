@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from playwright.sync_api import Page, ViewportSize
 
+from helpers.processes import descendants
 from ligretto.live.settings import TableSettings
 from ligretto.serve_process import ServerThread
 from ligretto.web.app import create_app
@@ -37,35 +38,13 @@ class LiveServer(ServerThread):
     """The Tafel app on a fresh SQLite data directory, served in a background thread."""
 
     def __init__(self, data_dir: Path) -> None:
-        super().__init__(create_app(Settings(data_dir=data_dir, database_url=None)))
+        self.app = create_app(Settings(data_dir=data_dir, database_url=None))
+        super().__init__(self.app)
 
 
 #: How long closing a context, the browser or Playwright may take before
 #: the watchdog steps in (they take well under a second when all is well).
 UNSTICK_AFTER = 90.0
-
-
-def _children() -> dict[int, list[int]]:
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            # "pid (name) state ppid …": the name may hold spaces and parentheses.
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        tree.setdefault(int(fields[1]), []).append(int(entry.name))
-    return tree
-
-
-def _descendants(pid: int) -> list[int]:
-    tree, found, todo = _children(), [], [pid]
-    while todo:
-        for child in tree.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 class Watchdog:
@@ -91,7 +70,7 @@ class Watchdog:
         faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
         if not self.kill:
             return
-        for pid in reversed(_descendants(os.getpid())):
+        for pid in reversed(descendants(os.getpid())):
             try:
                 command = Path(f"/proc/{pid}/cmdline").read_bytes()
                 if b"chromium" in command:

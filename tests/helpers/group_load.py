@@ -30,7 +30,7 @@ import httpx
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 from ligretto.tafel import Game
 from ligretto.tafel.group_exchange import group_to_json
-from ligretto.tafel.limits import MAX_GROUP_ROUNDS
+from ligretto.tafel.limits import MAX_GROUP_ROUNDS, MAX_MEMBERS
 from ligretto.tafel.stats import PlayedGame
 from ligretto.web.limits import GROUP_IMPORT_LIMIT, GROUP_IMPORT_VALUES, json_values
 
@@ -58,6 +58,39 @@ def largest_group() -> bytes:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
     if len(body) > GROUP_IMPORT_LIMIT or json_values(body) > GROUP_IMPORT_VALUES:
         raise AssertionError("the largest group no longer fits the import's limits")
+    return body
+
+
+WIDE_SEATS = 16
+"""Players of each game of the widest group: ordinary playing cards seat 16 (R1)."""
+
+
+@cache
+def widest_group(rounds: int) -> bytes:
+    """A group export of MAX_MEMBERS members and games of 16 players, *rounds* in all.
+
+    The widest group the import takes: each round of 16 players counts about
+    108 JSON values, so the import's count of values (GROUP_IMPORT_VALUES)
+    stops it near 23,000 rounds, before MAX_GROUP_ROUNDS.
+    """
+    members = [f"Member {n:03d}" for n in range(MAX_MEMBERS)]
+    start = datetime(2006, 1, 1, 19, tzinfo=UTC)
+    played = []
+    for index in range(rounds // 10):
+        players = [members[(index * 7 + k) % MAX_MEMBERS] for k in range(WIDE_SEATS)]
+        game = Game(players, mode="rounds", agreed_rounds=10, deck="cards")
+        for n in range(1, 11):
+            caller = (index + n) % WIDE_SEATS
+            stacks = [0 if s == caller else (s + n) % 10 + 1 for s in range(WIDE_SEATS)]
+            game.open_round(stacks)
+            game.complete_round(n, [10 + (s * n) % 20 for s in range(WIDE_SEATS)], confirm=True)
+        played.append(PlayedGame(f"g{index}", start + timedelta(days=index), game))
+    data = group_to_json(
+        group_id="wide", version=1, name="Wide", members=members, season=None, games=played
+    )
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(body) > GROUP_IMPORT_LIMIT or json_values(body) > GROUP_IMPORT_VALUES:
+        raise AssertionError("the widest group no longer fits the import's limits")
     return body
 
 

@@ -285,7 +285,8 @@ def test_the_host_frees_the_seat_of_someone_who_left_the_lobby(client: TestClien
 
 def test_t1_a_look_alike_name_is_taken_at_the_table(client: TestClient) -> None:
     table = open_table(client, seats=3)  # the host sits as "Anna"
-    for alike in ("\u0410nna", "\u0391nna"):  # Cyrillic and Greek capital A
+    # Cyrillic and Greek capital A; Greek capitals only (Ν is drawn like N, ν not like n)
+    for alike in ("\u0410nna", "\u0391nna", "\u0391\u039d\u039d\u0391"):
         with client.websocket_connect(f"/play/{table['code']}/ws") as ws:
             refused = join(ws, name=alike)
             assert (refused["type"], refused["code"]) == ("refused", "name_taken")

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from itertools import accumulate
 
+import pytest
+
 from ligretto.bots import make_bot
-from ligretto.sim.report import summarize
-from ligretto.simulate.run import GameSettings, SimConfig, run_games
+from ligretto.sim.game import GameStoppedError
+from ligretto.sim.report import RoundRecord
+from ligretto.sim.summary import summarize
+from ligretto.simulate.run import GameSettings, SimConfig, play_game, run_games
 from ligretto.tafel import Mode
 
 BOTS = ["stack-first:hard", "greedy:medium", "mine:hard"]
@@ -55,3 +59,20 @@ def test_games_are_the_same_with_one_and_two_workers_and_summarize() -> None:
     shares = [s.game_wins.successes for s in report.seats if s.game_wins is not None]
     assert abs(sum(shares) - 9) < 1e-9  # every game's victory is handed out once
     assert make_bot(BOTS[2]).strategy.name == "watchful"
+
+
+def test_a_game_stops_when_asked_after_a_round() -> None:
+    config = SimConfig.from_names(BOTS, seed=5)
+    seen: list[RoundRecord] = []
+
+    def three_rounds(record: RoundRecord) -> bool:
+        seen.append(record)
+        return len(seen) < 3
+
+    ten = GameSettings(Mode.ROUNDS, agreed_rounds=10)
+    with pytest.raises(GameStoppedError) as stopped:
+        play_game(config, ten, config.make_bots(), 0, three_rounds)
+    assert stopped.value.rounds == tuple(seen) and len(seen) == 3
+    # the rounds it played are the game's own first rounds
+    whole = play_game(config, ten, config.make_bots(), 0)
+    assert whole.rounds[:3] == tuple(seen)

@@ -11,15 +11,20 @@ from typer.testing import CliRunner
 
 from ligretto.cli import app
 from ligretto.rules import RuleOptions
-from ligretto.simulate.study import QUESTIONS, StudySpec, study_chunks, study_result
+from ligretto.simulate.budget import ChunkOutcome, play_chunk
+from ligretto.simulate.study import QUESTIONS, StudySpec
+from ligretto.simulate.study_run import StudyRun, run_study
 
 runner = CliRunner()
 
+#: A budget no study of these tests reaches.
+AMPLE = 10**12
+
 
 def _run(spec: StudySpec) -> dict[str, Any]:
-    work, chunks = study_chunks(spec)
-    records = [record for chunk in chunks for record in work(chunk)]
-    return study_result(spec, records)
+    result = run_study(spec, AMPLE)
+    assert not result["budget"]["stopped"]
+    return result
 
 
 def _command_json(command: str) -> dict[str, Any]:
@@ -88,3 +93,50 @@ def test_a_spec_survives_its_stored_form() -> None:
 def test_a_study_that_cannot_be_run_is_refused(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         StudySpec(**fields)
+
+
+ENDLESS = StudySpec(("random:easy",) * 16, games=10, seed=1, options=RuleOptions(deck="cards"))
+"""Games to 99 that never end: sixteen random bots score below zero a round."""
+
+
+def test_a_study_stops_at_its_budget_and_its_command_gives_its_numbers() -> None:
+    result = run_study(ENDLESS, 900_000)
+    budget = result["budget"]
+    assert budget["stopped"] and budget["asked"] == 10
+    assert 0 < budget["played"] < 10
+    assert budget["used"] <= 900_000 < budget["simulated"]
+    assert result["report"]["games"]["games"] == budget["played"]
+    assert f"--games {budget['played']} " in result["command"]
+    assert _command_json(result["command"]) == result["report"]
+
+
+def test_a_study_whose_first_game_passes_the_budget_has_no_numbers() -> None:
+    result = run_study(ENDLESS, 50_000)
+    assert result["budget"]["stopped"] and result["budget"]["played"] == 0
+    assert result["report"] is None
+    assert result["command"] == ENDLESS.command()
+
+
+def _interleaved(spec: StudySpec, budget: int, workers: int, aim: int) -> dict[str, Any]:
+    """The study as a pool would run it: up to *workers* chunks sent before the first comes back."""
+    run = StudyRun(spec, budget)
+    run.aim = aim
+    in_flight: list[ChunkOutcome] = []
+    while not run.finished:
+        while len(in_flight) < workers and (chunk := run.next_chunk()) is not None:
+            in_flight.append(play_chunk(chunk))
+        run.take(in_flight.pop(0))
+    return run.result()
+
+
+@pytest.mark.parametrize("budget", [30_000, 55_000, 10**9])
+def test_what_a_study_counts_does_not_depend_on_how_its_chunks_were_sent(budget: int) -> None:
+    spec = StudySpec(QUESTIONS["versus"].bots, rounds=400, seed=4)
+    alone = run_study(spec, budget)
+    for workers, aim in ((2, 3_000), (4, 1_000), (3, 20_000)):
+        other = _interleaved(spec, budget, workers, aim)
+        assert other["budget"]["stopped"] == alone["budget"]["stopped"]
+        assert other["budget"]["played"] == alone["budget"]["played"]
+        assert other["report"] == alone["report"]
+        assert other["command"] == alone["command"]
+    assert alone["budget"]["stopped"] == (budget < 10**9)

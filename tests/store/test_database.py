@@ -45,7 +45,7 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0007_replay_tafel_round"
+            "0009_idempotency_owners"
         )
 
 

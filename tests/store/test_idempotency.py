@@ -9,8 +9,10 @@ from sqlalchemy import Engine, text
 
 from ligretto.store.idempotency import (
     KEEP,
+    Claim,
     IdempotencyStore,
     KeptAnswer,
+    KeyLimits,
     is_valid_key,
     key_id,
     seal,
@@ -94,3 +96,75 @@ def test_of_two_requests_at_once_with_one_key_one_runs(engine: Engine) -> None:
     with ThreadPoolExecutor(4) as pool:
         states = sorted(pool.map(take, range(8)))
     assert states == ["new"] + ["running"] * 7
+
+
+T0 = datetime(2026, 12, 6, 12, tzinfo=UTC)
+
+
+def _claim(
+    store: IdempotencyStore,
+    key: str,
+    *,
+    token: str = "",
+    client: str = "192.0.2.1",
+    at: float = 0.0,
+) -> Claim:
+    return store.claim(
+        key,
+        scope="POST /api/bounded",
+        credential=token,
+        client=client,
+        request_hash="r",
+        now=T0 + timedelta(seconds=at),
+    )
+
+
+def test_new_keys_beyond_a_tokens_rate_are_refused_until_the_minute_moves(
+    engine: Engine,
+) -> None:
+    store = IdempotencyStore(engine, KeyLimits(per_minute=3, per_owner=100, per_client=100))
+    for n in range(3):
+        assert _claim(store, f"rate-{n}", token="Bearer rate", at=n).state == "new"
+    refused = _claim(store, "rate-3", token="Bearer rate", at=10)
+    assert refused.state == "refused" and refused.refusal is not None
+    assert refused.refusal.code == "idempotency_key_rate"
+    assert refused.refusal.retry_after == 50  # the first key leaves the minute at 60 s
+    assert _claim(store, "rate-0", token="Bearer rate", at=11).state == "running"  # a retry
+    assert _claim(store, "rate-x", token="Bearer other", at=12).state == "new"  # its own
+    assert _claim(store, "rate-3", token="Bearer rate", at=61).state == "new"
+
+
+def test_a_token_keeps_so_many_keys_and_a_refused_or_released_one_counts_not(
+    engine: Engine,
+) -> None:
+    store = IdempotencyStore(engine, KeyLimits(per_minute=100, per_owner=3, per_client=100))
+    released = _claim(store, "kept-released", token="Bearer kept")
+    store.release(released.key_id)  # a refused write: forgotten, not counted
+    for n in range(3):
+        claim = _claim(store, f"kept-{n}", token="Bearer kept", at=100 * n)
+        store.keep(f"kept-{n}", claim.key_id, KeptAnswer(200, [], b"{}"))
+    refused = _claim(store, "kept-3", token="Bearer kept", at=300)
+    assert refused.refusal is not None and refused.refusal.code == "too_many_idempotency_keys"
+    assert refused.refusal.by == "owner" and refused.refusal.limit == 3
+    assert refused.refusal.retry_after == KEEP.total_seconds() - 300
+    assert _claim(store, "kept-3", token="Bearer kept", at=301).state == "refused"  # nothing kept
+    assert _claim(store, "kept-1", token="Bearer kept", at=302).state == "done"  # retries answer
+
+
+def test_a_client_keeps_so_many_keys_over_all_its_tokens(engine: Engine) -> None:
+    store = IdempotencyStore(engine, KeyLimits(per_minute=100, per_owner=100, per_client=4))
+    for n in range(4):
+        claim = _claim(store, f"c-{n}", token=f"Bearer game-{n}", client="198.51.100.0/24")
+        assert claim.state == "new"
+    refused = _claim(store, "c-4", token="Bearer game-9", client="198.51.100.0/24")
+    assert refused.refusal is not None and refused.refusal.by == "client"
+    assert _claim(store, "c-4", token="Bearer game-9", client="203.0.113.0/24").state == "new"
+
+
+def test_a_key_without_a_token_is_its_clients_alone(engine: Engine) -> None:
+    store = IdempotencyStore(engine)
+    first = _claim(store, "create-1", client="192.0.2.50")
+    store.keep("create-1", first.key_id, KeptAnswer(201, [], b'{"edit_token": "mine"}'))
+    assert _claim(store, "create-1", client="192.0.2.50").state == "done"
+    other = _claim(store, "create-1", client="192.0.2.51")
+    assert other.state == "new" and other.answer is None  # never the first client's answer

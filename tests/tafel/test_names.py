@@ -98,6 +98,60 @@ def test_t1_a_name_in_look_alike_letters_is_the_same_player(alike: str) -> None:
     assert Game(["Ben", alike]).seat_of("anna") == 1
 
 
+# Capitals of other scripts drawn like Latin ones, whose small letters look
+# like no Latin letter (so folding case first lost them): Cyrillic and Greek.
+CAPITALS = {
+    "\u0412": "B", "\u041d": "H", "\u041a": "K", "\u041c": "M", "\u0422": "T", "\u0410": "A",
+    "\u0415": "E", "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0425": "X",
+    "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0397": "H", "\u0399": "I", "\u039a": "K",
+    "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a7": "X",
+    "\u03a5": "Y", "\u0396": "Z",
+}  # fmt: skip
+LATIN_NAMES = {
+    "A": "Anna", "B": "Ben", "C": "Clara", "E": "Emil", "H": "Hans", "I": "Ida", "K": "Karl",
+    "M": "Mia", "N": "Nina", "O": "Olga", "P": "Paul", "T": "Tom", "X": "Xaver", "Y": "Yara",
+    "Z": "Zoe",
+}  # fmt: skip
+CAPITAL_PAIRS = sorted(
+    {
+        pair
+        for capital, letter in CAPITALS.items()
+        for name in (LATIN_NAMES[letter], LATIN_NAMES[letter].upper())
+        for pair in (
+            (capital + name[1:], name),  # "Вen" beside "Ben", "ВEN" beside "BEN"
+            (name.upper().replace(letter, capital), LATIN_NAMES[letter]),  # "ТOM", "Tom"
+        )
+    }
+)
+
+
+@pytest.mark.parametrize(("alike", "latin"), CAPITAL_PAIRS)
+def test_t1_a_capital_drawn_like_a_latin_one_makes_no_new_name(alike: str, latin: str) -> None:
+    assert alike != latin
+    assert name_key(alike) == name_key(latin) == name_key(latin.lower())
+    with pytest.raises(InvalidGameError) as err:
+        Game([latin, alike])
+    assert err.value.code is Code.DUPLICATE_NAME
+
+
+@pytest.mark.parametrize(
+    ("alike", "latin"),
+    [
+        ("\u0422\u041e\u041c", "TOM"),  # Cyrillic capitals only
+        ("\u0391\u039d\u039d\u0391", "Anna"),  # Greek capitals only
+        ("\u039c\u0399\u0391", "Mia"),
+        ("AM\u00c9LIE", "Am\u00e9lie"),  # a capital I, drawn like a small l, stays an I
+    ],
+)
+def test_t1_whole_names_in_look_alike_capitals_are_the_same_player(alike: str, latin: str) -> None:
+    assert name_key(alike) == name_key(latin)
+
+
+def test_t1_latin_names_that_differ_in_a_letter_stay_two() -> None:
+    for pair in (("Ella", "Elia"), ("ELLA", "ELIA"), ("Ella", "ELIA"), ("Lia", "Ida")):
+        assert name_key(pair[0]) != name_key(pair[1]), pair
+
+
 @pytest.mark.parametrize("mark", INVISIBLE_MARKS)
 def test_t1_an_invisible_mark_after_a_name_is_refused_and_folded(mark: str) -> None:
     with pytest.raises(InvalidNameError) as err:
@@ -114,6 +168,7 @@ def test_t1_an_invisible_mark_after_a_name_is_refused_and_folded(mark: str) -> N
     "names",
     [
         ["Ирина", "Irina", "Αλέξης", "Alexis", "山田", "Yamada"],
+        ["ИРИНА", "IRINA", "ΑΛΈΞΗΣ", "ALEXIS"],
         ["Øyvind", "Oyvind", "Åse", "Ase", "Jürgen", "Jurgen"],
         ["Anna", "Anne", "Ann", "Hanna"],
     ],

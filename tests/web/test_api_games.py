@@ -65,6 +65,9 @@ def test_t1_bad_games_refused_with_a_clear_message(client: TestClient) -> None:
         # Cyrillic and Greek capital A: drawn like Latin A, so the same player
         ({"players": ["Anna", "\u0410nna"]}, "duplicate_name", "already taken by Anna"),
         ({"players": ["Anna", "\u0391nna"]}, "duplicate_name", "already taken by Anna"),
+        # capitals whose small letters look like no Latin one: Cyrillic В, Т О М
+        ({"players": ["Ben", "\u0412en"]}, "duplicate_name", "already taken by Ben"),
+        ({"players": ["TOM", "\u0422\u041e\u041c"]}, "duplicate_name", "already taken by TOM"),
         ({"players": ["Anna", "Anna\ufe00"]}, "bad_name", "invisible"),
         ({"players": ["Anna", "Anna\U000e0100"]}, "bad_name", "invisible"),
         ({"players": ["Anna", ""]}, "empty_name", "empty"),

@@ -232,7 +232,8 @@ def test_a_simulated_group_imports_and_its_league_follows_the_bot_levels(
 def test_t1_a_look_alike_name_is_no_new_member(client: TestClient) -> None:
     group = _group(client)
     gid, headers = group["id"], _auth(group["token"])
-    for alike in ("\u0410nna", "\u0391NNA"):  # Cyrillic and Greek capital A
+    # Cyrillic and Greek capital A; Greek capitals only (Ν is drawn like N, ν not like n)
+    for alike in ("\u0410nna", "\u0391NNA", "\u0391\u039d\u039d\u0391", "\u0392EN"):
         dup = client.post(f"/api/groups/{gid}/members", json={"names": [alike]}, headers=headers)
         assert dup.status_code == 422 and dup.json()["code"] == "duplicate_name", dup.text
     hidden = client.post(

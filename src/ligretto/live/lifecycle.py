@@ -9,6 +9,8 @@ person who stays away).
 
 from __future__ import annotations
 
+import secrets
+
 from ligretto.live import encoder
 from ligretto.live.actor import TableActor
 from ligretto.live.connection import Connection
@@ -81,12 +83,26 @@ def _open_tafel_game(table: TableActor) -> None:
     table.recorder.open_game(names, state.end, state.options, opened, group=state.group)
 
 
+def deal_seed(table: TableActor) -> int:
+    """The seed of the next deal (R2), kept with the round for its replay.
+
+    Drawn from the operating system's secrets: the table's own generator
+    (a Mersenne Twister, which also seeds the bots) can be worked out from
+    enough of its outputs, and replays publish every deal's seed, so its
+    next deals could be foreseen. A table whose settings fix a seed (tests)
+    deals from that generator, the same deals every run.
+    """
+    if table.settings.seed is None:
+        return secrets.randbits(63)
+    return table.rng.getrandbits(63)
+
+
 def deal(table: TableActor) -> None:
     """Deal the next round and count down to "Ligretto!" (in the actor)."""
     state, game = table.state, table.state.game
     game.round_no += 1
     state.rounds += 1
-    dealt = table.settings.dealer(len(state.seating), table.rng.getrandbits(63), state.options)
+    dealt = table.settings.dealer(len(state.seating), deal_seed(table), state.options)
     state.round = RoundState(dealt, last_middle=state.round.last_middle)
     state.phase = Phase.COUNTDOWN
     game.last_round_over = None

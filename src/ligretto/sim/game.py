@@ -11,7 +11,7 @@ Tafel whether the game is over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ligretto.bots import Bot
 from ligretto.rules import RuleOptions
@@ -20,11 +20,26 @@ from ligretto.sim.report import GameRecord, RoundRecord
 from ligretto.sim.seeds import derive_seed
 from ligretto.tafel import Game, Mode
 
-__all__ = ["MAX_GAME_ROUNDS", "simulate_game"]
+__all__ = ["MAX_GAME_ROUNDS", "GameStoppedError", "KeepGoing", "simulate_game"]
 
 #: A guard against a game that never ends (a T4 tie-break could in principle
 #: go on for ever); far beyond any real game.
 MAX_GAME_ROUNDS = 1000
+
+KeepGoing = Callable[[RoundRecord], bool]
+"""Asked after every round of a game with that round's record: ``False``
+stops the game there (the lab's budget of simulated actions)."""
+
+
+class GameStoppedError(Exception):
+    """A game stopped before its end because ``keep_going`` said so.
+
+    ``rounds`` holds the rounds it played; the game has no outcome.
+    """
+
+    def __init__(self, rounds: Sequence[RoundRecord]) -> None:
+        super().__init__(f"stopped after {len(rounds)} rounds")
+        self.rounds = tuple(rounds)
 
 
 def seat_names(bots: Sequence[Bot]) -> list[str]:
@@ -42,10 +57,13 @@ def simulate_game(
     target: int | None = None,
     agreed_rounds: int | None = None,
     limits: RoundLimits | None = None,
+    keep_going: KeepGoing | None = None,
 ) -> GameRecord:
     """Play rounds until the Tafel says the game is finished (T4/T5).
 
-    Round ``r`` of the game is dealt with ``derive_seed(seed, r)``.
+    Round ``r`` of the game is dealt with ``derive_seed(seed, r)``. When
+    ``keep_going`` answers ``False`` after a round, the game stops there
+    with :class:`GameStoppedError`.
     """
     options = options or RuleOptions()
     game = Game(
@@ -64,6 +82,8 @@ def simulate_game(
         r = len(rounds)
         record = simulate_round(bots, derive_seed(seed, r), options, index=r, limits=limits)
         rounds.append(record)
+        if keep_going is not None and not keep_going(record):
+            raise GameStoppedError(rounds)
         number = game.open_round(list(record.stack)).number  # T2: stacks first
         # T3: the middle; a simulated round is real play, so it is plausible by
         # construction — ``confirm`` only matters for a stalled round.

@@ -2,31 +2,22 @@
 
 A :class:`RoundRecord` is everything the statistics need from one simulated
 round; a :class:`GameRecord` the same for a whole game on the Tafel
-(T4/T5). :func:`summarize` turns records into a :class:`SimReport` — per
-seat: win rate, mean points with a 95 % confidence interval, Ligretto Stop
-rate, deadlock rate (natural deadlocks only), round length (actions and virtual seconds; every seat
-plays the same rounds, so these two equal the run's) next to the seat's own
-actions, races won and lost — plus paired significance tests between the
-different bots at the table.
-Summaries depend only on the records in index order, so they are identical
-however the rounds were spread over workers.
+(T4/T5). :class:`SimReport` is their summary, counted by
+``ligretto.sim.summary`` — per seat: win rate, mean points with a 95 %
+confidence interval, Ligretto Stop rate, deadlock rate (natural deadlocks
+only), round length (actions and virtual seconds; every seat plays the same
+rounds, so these two equal the run's) next to the seat's own actions, races
+won and lost — plus paired significance tests between the different bots at
+the table. Summaries depend only on the records in index order, so they are
+identical however the rounds were spread over workers.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ligretto.estimates import (
-    Comparison,
-    MeanEstimate,
-    Proportion,
-    estimate_mean,
-    estimate_proportion,
-    paired_comparison,
-)
+from ligretto.estimates import Comparison, MeanEstimate, Proportion
 from ligretto.rules import Termination
 
 __all__ = [
@@ -36,7 +27,6 @@ __all__ = [
     "RoundRecord",
     "SeatSummary",
     "SimReport",
-    "summarize",
 ]
 
 
@@ -201,106 +191,3 @@ class SimReport:
         if self.games is not None:
             result["games"] = self.games.to_dict()
         return result
-
-
-def _shared_wins(winner_sets: Sequence[tuple[int, ...]], seats: int) -> list[float]:
-    """Win counts per seat; a win shared by k seats counts 1/k for each."""
-    wins = [0.0] * seats
-    for winners in winner_sets:
-        share = 1.0 / len(winners)
-        for s in winners:
-            wins[s] += share
-    return wins
-
-
-def summarize(
-    bots: Sequence[str],
-    records: Sequence[RoundRecord],
-    games: Sequence[GameRecord] | None = None,
-    *,
-    mode: str = "target",
-    target: int | None = None,
-    agreed_rounds: int | None = None,
-) -> SimReport:
-    """Summarize ``records`` (and ``games``, when whole games were played).
-
-    ``bots`` names the bot at each seat (``"stack-first:hard"``). With games,
-    the round statistics cover every round of every game.
-    """
-    if games is not None:
-        records = [r for g in games for r in g.rounds]
-    if not records:
-        raise ValueError("no rounds to summarize")
-    n_seats = len(bots)
-    n = len(records)
-    round_wins = _shared_wins([r.winners for r in records], n_seats)
-    game_wins = _shared_wins([g.winners for g in games], n_seats) if games else [math.nan] * n_seats
-    # natural deadlocks only: a round the stall guard ended is counted as stuck
-    deadlocks = estimate_proportion(
-        sum(r.termination is Termination.DEADLOCK and not r.stuck_ended for r in records), n
-    )
-    round_actions = estimate_mean([float(sum(r.actions)) for r in records])
-    round_seconds = estimate_mean([r.seconds for r in records])
-    seats = []
-    for s, bot in enumerate(bots):
-        seats.append(
-            SeatSummary(
-                seat=s,
-                bot=bot,
-                round_wins=estimate_proportion(round_wins[s], n),
-                points=estimate_mean([r.points[s] for r in records]),
-                stops=estimate_proportion(sum(r.caller == s for r in records), n),
-                stack_left=math.fsum(r.stack[s] for r in records) / n,
-                middle=math.fsum(r.middle[s] for r in records) / n,
-                races_won=sum(r.races_won[s] for r in records),
-                races_lost=sum(r.races_lost[s] for r in records),
-                refused=sum(r.refused[s] for r in records),
-                deadlocks=deadlocks,
-                round_actions=round_actions,
-                round_seconds=round_seconds,
-                own_actions=estimate_mean([float(r.actions[s]) for r in records]),
-                game_wins=estimate_proportion(game_wins[s], len(games)) if games else None,
-            )
-        )
-    game_summary = None
-    if games:
-        game_summary = GameSummary(
-            games=len(games),
-            rounds_per_game=estimate_mean([float(len(g.rounds)) for g in games]),
-            mode=mode,
-            target=target,
-            agreed_rounds=agreed_rounds,
-        )
-    return SimReport(
-        rounds=n,
-        seats=tuple(seats),
-        stop_rate=estimate_proportion(sum(r.termination is Termination.STOP for r in records), n),
-        deadlock_rate=deadlocks,
-        stalled=sum(r.stalled for r in records),
-        stuck=sum(r.stuck > 0 for r in records),
-        actions_per_round=round_actions,
-        seconds_per_round=round_seconds,
-        comparisons=tuple(_compare_bots(bots, records)),
-        games=game_summary,
-    )
-
-
-def _compare_bots(bots: Sequence[str], records: Sequence[RoundRecord]) -> list[BotComparison]:
-    """Paired t-tests between every two different bots at the table.
-
-    A bot that sits at several seats is represented per round by the mean of
-    its seats' points, so that the pairs stay one per round.
-    """
-    labels = list(dict.fromkeys(bots))
-    if len(labels) < 2 or len(records) < 2:
-        return []
-    seats_of = {label: [s for s, b in enumerate(bots) if b == label] for label in labels}
-    per_round = {
-        label: [math.fsum(r.points[s] for s in seats) / len(seats) for r in records]
-        for label, seats in seats_of.items()
-    }
-    comparisons = []
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            comparisons.append(BotComparison(a, b, paired_comparison(per_round[a], per_round[b])))
-    return comparisons

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from ligretto.bots import Bot, BotSpec, make_bot
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import RoundLimits, simulate_round
-from ligretto.sim.game import simulate_game
-from ligretto.sim.report import GameRecord, RoundRecord, SimReport, summarize
+from ligretto.sim.game import KeepGoing, simulate_game
+from ligretto.sim.report import GameRecord, RoundRecord, SimReport
 from ligretto.sim.seeds import derive_seed
+from ligretto.sim.summary import summarize
 from ligretto.simulate.pool import chunked, run_chunks
 from ligretto.tafel import Mode
 
@@ -25,7 +26,9 @@ __all__ = [
     "GameSettings",
     "SimConfig",
     "game_jobs",
+    "play_game",
     "play_games",
+    "play_round",
     "play_rounds",
     "round_jobs",
     "run_games",
@@ -78,35 +81,46 @@ class SimConfig:
         return [make_bot(spec) for spec in self.bots]
 
 
+def play_round(config: SimConfig, bots: Sequence[Bot], index: int) -> RoundRecord:
+    """Round ``index`` of a run: dealt and played with ``derive_seed(seed, index)``."""
+    return simulate_round(
+        bots, derive_seed(config.seed, index), config.options, index=index, limits=config.limits
+    )
+
+
+def play_game(
+    config: SimConfig,
+    settings: GameSettings,
+    bots: Sequence[Bot],
+    index: int,
+    keep_going: KeepGoing | None = None,
+) -> GameRecord:
+    """Game ``index`` of a run, from ``derive_seed(seed, GAMES, index)`` (T4/T5)."""
+    return simulate_game(
+        bots,
+        derive_seed(config.seed, GAMES, index),
+        config.options,
+        index=index,
+        mode=settings.mode,
+        target=settings.target,
+        agreed_rounds=settings.agreed_rounds,
+        limits=config.limits,
+        keep_going=keep_going,
+    )
+
+
 def play_rounds(job: tuple[SimConfig, range]) -> list[RoundRecord]:
     """One chunk of rounds (picklable: a worker process runs it)."""
     config, indices = job
     bots = config.make_bots()
-    return [
-        simulate_round(
-            bots, derive_seed(config.seed, i), config.options, index=i, limits=config.limits
-        )
-        for i in indices
-    ]
+    return [play_round(config, bots, i) for i in indices]
 
 
 def play_games(job: tuple[SimConfig, GameSettings, range]) -> list[GameRecord]:
     """One chunk of whole games (picklable: a worker process runs it)."""
     config, settings, indices = job
     bots = config.make_bots()
-    return [
-        simulate_game(
-            bots,
-            derive_seed(config.seed, GAMES, g),
-            config.options,
-            index=g,
-            mode=settings.mode,
-            target=settings.target,
-            agreed_rounds=settings.agreed_rounds,
-            limits=config.limits,
-        )
-        for g in indices
-    ]
+    return [play_game(config, settings, bots, g) for g in indices]
 
 
 def round_jobs(config: SimConfig, rounds: int) -> list[tuple[SimConfig, range]]:

@@ -1,40 +1,29 @@
-"""A study of the strategy lab: what to simulate, its chunks, its result and its command.
+"""A study of the strategy lab: what to simulate, its cost as asked and its command.
 
 A study is a ``ligretto simulate`` run described as data (:class:`StudySpec`):
 the bot at each seat, rounds or whole games, the rule options and the
-master seed. It is cut into the same chunks as the command
-(:func:`ligretto.simulate.run.round_jobs`), each a pure function of its
-inputs, so whoever runs the chunks — the lab's process pool, the command
-with any ``--workers`` — gets the same records, and the summary of them in
-chunk order is the command's ``--json`` report. :meth:`StudySpec.command`
-is the command line that reproduces it.
+master seed. Round ``i`` and game ``g`` of a run are each a pure function
+of the master seed and their index (``ligretto.simulate.run``), so whoever
+plays them — the lab's process pool in chunks of any size, the command
+with any ``--workers`` — gets the same records, and their summary in index
+order is the command's ``--json`` report. :meth:`StudySpec.command` is the
+command line that reproduces it.
 
-Beyond the command's report the result keeps what the lab's plots need
-and the report does not hold: per seat, how many rounds ended with 0, 1, 2 …
-cards left in the Ligretto stack (R5 costs each of them 2 points).
+What a study is asked to cost (:meth:`StudySpec.cost`, the lab's cap) is
+only the first, rough check; the lab plays it within a budget of simulated
+actions (``ligretto.simulate.study_run``).
 """
 
 from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ligretto.bots import BotSpec
 from ligretto.rules import RuleOptions
-from ligretto.sim.report import GameRecord, RoundRecord, summarize
-from ligretto.simulate.command import finite_json, report_document
-from ligretto.simulate.run import (
-    GameSettings,
-    SimConfig,
-    game_jobs,
-    play_games,
-    play_rounds,
-    round_jobs,
-    summarize_games,
-)
+from ligretto.simulate.run import GameSettings, SimConfig
 from ligretto.tafel import Mode
 
 __all__ = [
@@ -42,8 +31,6 @@ __all__ = [
     "ROUNDS_PER_GAME",
     "Question",
     "StudySpec",
-    "study_chunks",
-    "study_result",
 ]
 
 ROUNDS_PER_GAME: Final = 10
@@ -184,46 +171,3 @@ class StudySpec:
             agreed_rounds=data.get("agreed_rounds"),
             question=str(data.get("question", "versus")),
         )
-
-
-Chunk = Callable[[Any], list[Any]]
-
-
-def study_chunks(spec: StudySpec) -> tuple[Chunk, list[Any]]:
-    """The work function and its chunks, in order: the command's own."""
-    config = spec.config()
-    if spec.games:
-        return play_games, list(game_jobs(config, spec.games, spec.settings()))
-    return play_rounds, list(round_jobs(config, spec.rounds))
-
-
-def study_result(spec: StudySpec, records: Sequence[RoundRecord | GameRecord]) -> dict[str, Any]:
-    """The study's result: the command's ``--json`` report, its command and the plots' extras.
-
-    *records* are the chunks' results concatenated in chunk order.
-    """
-    config = spec.config()
-    if spec.games:
-        games = [r for r in records if isinstance(r, GameRecord)]
-        report = summarize_games(config, spec.settings(), games)
-        rounds = [r for g in games for r in g.rounds]
-    else:
-        rounds = [r for r in records if isinstance(r, RoundRecord)]
-        report = summarize(config.labels, rounds)
-    document = report_document(config, report, workers=1)
-    del document["config"]["workers"]  # the lab's processes do not change a number
-    return {
-        "command": spec.command(),
-        "report": finite_json(document),
-        "stack_left": stack_counts(rounds, spec.seats),
-    }
-
-
-def stack_counts(rounds: Sequence[RoundRecord], seats: int) -> list[list[int]]:
-    """Per seat: how many rounds ended with 0, 1, 2 … cards left in its stack."""
-    most = max((max(r.stack) for r in rounds), default=0)
-    counts = [[0] * (most + 1) for _ in range(seats)]
-    for r in rounds:
-        for seat, left in enumerate(r.stack):
-            counts[seat][left] += 1
-    return counts

@@ -125,8 +125,8 @@ MIGRATION_LOCK = 0x4C696772  # "Ligr": the advisory lock key of migrations
 MIGRATION_LOCK_TIMEOUT = "120s"
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision (Alembic ``upgrade head``).
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest revision (Alembic ``upgrade head``), or to *revision*.
 
     On PostgreSQL several processes may start at once on one database: a
     transaction-scoped advisory lock lets one migrate while the others wait,
@@ -139,4 +139,4 @@ def migrate(engine: Engine) -> None:
             connection.exec_driver_sql(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK:d})")
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

@@ -197,11 +197,18 @@ class IdempotencyKeyRow(Base):
     The key itself is not stored: ``key_hash`` is the SHA-256 of the key
     with its scope (method, path and the request's credential), and the
     answer is sealed with the key (it may hold a new game's edit token).
-    ``status`` is NULL while the first request still runs.
+    ``status`` is NULL while the first request still runs. ``owner`` and
+    ``client`` are the SHA-256 of the token (or, without one, the client)
+    and of the client the key came from: how many keys each has kept is
+    bounded (docs/limits.md); NULL for keys kept before that.
     """
 
     __tablename__ = "api_idempotency_keys"
-    __table_args__ = (Index("ix_api_idempotency_keys_created_at", "created_at"),)
+    __table_args__ = (
+        Index("ix_api_idempotency_keys_created_at", "created_at"),
+        Index("ix_api_idempotency_keys_owner", "owner", "created_at"),
+        Index("ix_api_idempotency_keys_client", "client", "created_at"),
+    )
 
     key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     scope: Mapped[str] = mapped_column(Text)  # "POST /api/games/<id>/rounds"
@@ -211,6 +218,8 @@ class IdempotencyKeyRow(Base):
     salt: Mapped[bytes | None] = mapped_column(LargeBinary)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)  # sealed; NULL if too large
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    owner: Mapped[str | None] = mapped_column(String(64))
+    client: Mapped[str | None] = mapped_column(String(64))
 
 
 class StudyRow(Base):

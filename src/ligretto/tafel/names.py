@@ -16,11 +16,13 @@ the same name, and a name must be visible:
 - a name holds at least one visible character and at most
   :data:`~ligretto.tafel.limits.MAX_NAME_LENGTH` characters;
 - two names are the same when their :func:`name_key` is: compatibility
-  normalised (NFKC), case folded, invisible characters dropped and each
-  character replaced by the one it is confused with (the skeleton of
-  Unicode's UTS #39, from its ``confusables.txt``), so "Anna", "ANNA",
-  "Ａｎｎａ", Cyrillic "Аnna" and Greek "Αnna" collide. Names written wholly in
-  another script ("Ирина", "Αλέξης", "山田") stay names of their own.
+  normalised (NFKC), invisible characters dropped and each character
+  replaced by the one it is confused with (the skeleton of Unicode's
+  UTS #39, from its ``confusables.txt``), then case folded and the skeleton
+  taken again, so "Anna", "ANNA", "Ａｎｎａ", Cyrillic "Аnna" and Greek "Αnna",
+  "Вen" and "Ben", Cyrillic "ТОМ" and "TOM" collide. Names written in
+  another script's own letters ("Ирина", "Αλέξης", "山田") stay names of
+  their own.
 """
 
 from __future__ import annotations
@@ -176,18 +178,57 @@ def _preferred(one: str, other: str) -> bool:
     return stable[0] > stable[1] or (stable[0] == stable[1] and one < other)
 
 
-def _fold(text: str) -> str:
-    """One pass of the key: NFKC, case fold, the skeleton (UTS #39, section 4)."""
+@functools.cache
+def _latin_lookalikes() -> dict[str, str]:
+    """Each character beyond ASCII drawn like an ASCII letter, and that letter in its case.
+
+    A character's look-alikes are those with the same prototype (UTS #39).
+    Where they hold the letter in both cases, the capital is taken for a
+    capital: Greek "Ι" is drawn like "I", though its prototype is small "l".
+    """
+    classes: dict[str, set[str]] = {}
+    for ch, prototype in _prototypes().items():
+        classes.setdefault(prototype, {prototype}).add(ch)
+    table: dict[str, str] = {}
+    for alike in classes.values():
+        letters = sorted(c for c in alike if len(c) == 1 and c.isascii() and c.isalpha())
+        for ch in alike:
+            if letters and len(ch) == 1 and not ch.isascii():
+                same_case = [c for c in letters if c.isupper() == ch.isupper()]
+                table[ch] = (same_case or letters)[0]
+    return table
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, invisibles dropped, each character its prototype, NFD."""
     prototypes = _prototypes()
-    text = unicodedata.normalize("NFKC", _SPACES.sub(" ", text).strip()).casefold()
     text = _DEFAULT_IGNORABLE.sub("", unicodedata.normalize("NFD", text))
-    text = "".join(prototypes.get(ch, ch) for ch in text)
-    return _SPACES.sub(" ", unicodedata.normalize("NFD", text)).strip()
+    return unicodedata.normalize("NFD", "".join(prototypes.get(ch, ch) for ch in text))
+
+
+def _fold(text: str) -> str:
+    """One pass of the key: NFKC, look-alikes of Latin letters made Latin, case fold, skeleton.
+
+    Other scripts' letters become the Latin letters they are drawn like
+    before case folding (T1): confusables.txt lists the capitals that look
+    Latin (Cyrillic "В", Greek "Η"), but their small letters ("в", "η")
+    look like no Latin letter, so a key that folded first kept "Вen" apart
+    from "Ben". Only letters beyond ASCII are replaced before folding, each
+    by the Latin letter in its own case: the skeleton itself makes capital
+    "I" a small "l", which would part "MIA" from "Mia" (or, both kept one
+    name, join "Ella" and "Elia"). After folding, the whole skeleton.
+    """
+    latin = _latin_lookalikes()
+    text = unicodedata.normalize("NFKC", _SPACES.sub(" ", text).strip())
+    text = _DEFAULT_IGNORABLE.sub("", unicodedata.normalize("NFD", text))
+    text = "".join(latin.get(ch, ch) for ch in text)
+    text = _skeleton(text.casefold())
+    return _SPACES.sub(" ", text).strip()
 
 
 @functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
-    """What two names are compared by (T1): NFKC, case folded, invisibles dropped, skeleton.
+    """What two names are compared by (T1): NFKC, invisibles dropped, skeleton, case folded.
 
     Folding case or a look-alike can bring up a character that folds again
     (a capital whose look-alike is listed in small letters), so the passes

@@ -130,7 +130,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(OriginCheck)
     # A write with an Idempotency-Key runs once; its retries get its answer
     # (inside the size limit, which bounds the body it reads first).
-    app.add_middleware(IdempotentWrites, store=IdempotencyStore(engine))
+    app.add_middleware(
+        IdempotentWrites,
+        store=IdempotencyStore(engine, settings.idempotency_limits()),
+        clients=settings.rate_limit_settings(),
+    )
     document_idempotency(app)
     # Bodies are refused over 1 MiB (imports 6 MiB) before they fill memory,
     # and when they come too slowly to be anything but a held connection.

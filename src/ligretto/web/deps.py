@@ -180,11 +180,6 @@ async def expected_version(
     return int(text)
 
 
-def absolute(request: Request, path: str) -> str:
-    """``path`` on this server as a full URL (for sharing and QR codes)."""
-    return str(request.base_url).rstrip("/") + path
-
-
 def watch_path(game_id: str) -> str:
     """The read-only board: anyone with the id may watch (no token)."""
     return f"/g/{game_id}"

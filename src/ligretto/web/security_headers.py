@@ -10,6 +10,12 @@
 - ``X-Content-Type-Options: nosniff``: a download is never run as a script.
 - ``Referrer-Policy: no-referrer``: the address of a page (an edit link
   holds its token) never travels to another request.
+- ``Cache-Control: no-store`` on every answer that carries or sets an edit
+  token (:func:`carries_token`): an edit page or form of a game or a group,
+  an answer that sets its edit cookie or leads to an address with the
+  token in its fragment (``#t=…``, ``#seat=…``), and every API write (a
+  new game's answer holds its token). A phone passed round the table keeps
+  no copy of them in its cache, whatever a page sets itself.
 
 FastAPI's interactive API documentation (``/docs``, ``/redoc``) loads its
 scripts from a CDN with an inline start script; those two pages get a
@@ -20,11 +26,34 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from functools import cache
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ligretto.web.pages.rendering import import_map
+
+_EDIT_PATH = re.compile(r"/(?:g|groups)/[^/]+/edit(?:/|$)")
+_TOKEN_COOKIES = (b"tafel_edit_", b"tafel_group_")
+_TOKEN_FRAGMENTS = (b"#t=", b"#seat=")
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def carries_token(scope: Scope, headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether an answer to *scope* with *headers* carries or sets an edit token."""
+    path: str = scope.get("path", "")
+    if _EDIT_PATH.match(path):
+        return True
+    if scope.get("method") in _WRITES and path.startswith("/api/"):
+        return True
+    for name, value in headers:
+        lowered = name.lower()
+        if lowered == b"set-cookie" and value.startswith(_TOKEN_COOKIES):
+            return True
+        if lowered == b"location" and any(f in value for f in _TOKEN_FRAGMENTS):
+            return True
+    return False
+
 
 _CDN = "https://cdn.jsdelivr.net"
 _DOCS_PATHS = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
@@ -87,8 +116,11 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
                 headers = list(message.get("headers", []))
+                if carries_token(scope, headers):
+                    headers = [h for h in headers if h[0].lower() != b"cache-control"]
+                    headers.append((b"cache-control", b"no-store"))
+                present = {name.lower() for name, _ in headers}
                 headers.extend(h for h in extra if h[0] not in present)
                 message = {**message, "headers": headers}
             await send(message)

@@ -53,6 +53,7 @@ _EDIT_PAGES: Final = frozenset(
         "undo",
         "finish",
         "score",
+        "forget",  # pages/forget.py, for games and groups alike
         # ... and a group's (pages/groups.py, group_members.py).
         "games",
         "members",

@@ -9,11 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
+from ligretto.store.idempotency import (
+    KEYS_PER_CLIENT,
+    KEYS_PER_MINUTE,
+    KEYS_PER_OWNER,
+    KeyLimits,
+)
 from ligretto.store.live_tables import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
 from ligretto.web.client_share import CLIENT_SHARE, per_client
@@ -27,6 +33,7 @@ from ligretto.web.http_protocol import (
 from ligretto.web.lab.runner import LabLimits
 from ligretto.web.limits import BODY_GRACE_SECONDS, BODY_MIN_RATE, BodyPace
 from ligretto.web.play.collector import FULL_EVERY, YOUNG
+from ligretto.web.public_url import checked_public_url
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
     FILE_DESCRIPTOR_RESERVE,
@@ -94,6 +101,17 @@ class Settings(BaseSettings):
     rate_limit_ipv6_prefix: int = Field(64, ge=0, le=128)
     """IPv6 clients are counted by this network: a /64 is what one home or phone
     is usually given (all its addresses are one client); 56 or 48 group more."""
+    public_url: str | None = None
+    """The server's address as people reach it, e.g. ``https://ligretto.example.org``
+    (``ligretto serve --public-url``): every shared link and QR code starts with it.
+    Without it, the address a request's connection reached (never its ``Host``
+    header; docs/limits.md, "Links and QR codes")."""
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else checked_public_url(value)
+
     trusted_proxies: list[str] = []
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed
     (``ligretto serve --trusted-proxy``; uvicorn then takes the client address and
@@ -201,12 +219,30 @@ class Settings(BaseSettings):
             ipv6_prefix=self.rate_limit_ipv6_prefix,
         )
 
+    idempotency_keys_per_minute: int = Field(KEYS_PER_MINUTE, ge=1)
+    """New Idempotency-Keys one token (or, for a write without one, one
+    client) may store a minute; more are answered 429 with ``Retry-After``."""
+    idempotency_keys_per_token: int = Field(KEYS_PER_OWNER, ge=1)
+    """Idempotency-Keys kept for one token (or one client without one) over
+    the 24 hours a key is kept; a write of a whole 1,000-round game takes 2,000."""
+    idempotency_keys_per_client: int = Field(KEYS_PER_CLIENT, ge=1)
+    """Idempotency-Keys kept for one client over 24 hours, all its tokens together."""
+
+    def idempotency_limits(self) -> KeyLimits:
+        """The bounds on stored Idempotency-Keys in the store's terms (docs/limits.md)."""
+        return KeyLimits(
+            per_minute=self.idempotency_keys_per_minute,
+            per_owner=self.idempotency_keys_per_token,
+            per_client=self.idempotency_keys_per_client,
+        )
+
     def lab_limits(self) -> LabLimits:
         """The strategy lab's limits in its queue's terms."""
         return LabLimits(
             workers=self.lab_workers,
             running=self.lab_running,
             max_seat_rounds=self.lab_max_seat_rounds,
+            max_actions=self.lab_max_actions,
             client_studies=self.lab_client_studies,
             queue=self.lab_queue,
         )
@@ -232,8 +268,14 @@ class Settings(BaseSettings):
     lab_running: int = Field(1, ge=1, le=16)
     """Studies that run at a time; the others wait in the queue, in order."""
     lab_max_seat_rounds: int = Field(200_000, ge=1)
-    """The cap of one study: rounds × seats (a whole game to 99 counts as 10
-    rounds). A study over it is refused with a message that says the cap."""
+    """The cap of one study as it is asked for: rounds × seats (a whole game
+    to 99 counts as 10 rounds). A study over it is refused with a message
+    that says the cap."""
+    lab_max_actions: int = Field(10_000_000, ge=1)
+    """The budget of one study as it runs: the actions its bots simulate
+    (every seat's moves and turns). At the budget the study stops and shows
+    what it played until then; a study at the cap of the lab's questions
+    (50,000 rounds of four) simulates about 9 million."""
     lab_client_studies: int = Field(2, ge=1)
     """Studies one client (counted as the rate limits count it) may have queued
     or running at once; the next is refused until one ends."""

@@ -21,8 +21,9 @@ from ligretto.tafel.group_exchange import season_to_json
 from ligretto.tafel.ratings import League, Rating
 from ligretto.tafel.stats import HeadToHead, HistoryItem, MemberStats, RoundRef
 from ligretto.web.api.exports import N_
-from ligretto.web.deps import absolute, group_watch_path, watch_path
+from ligretto.web.deps import group_watch_path, watch_path
 from ligretto.web.i18n import translations
+from ligretto.web.public_url import absolute
 
 
 def group_out(request: Request, stored: StoredGroup) -> dict[str, Any]:

@@ -72,8 +72,9 @@ from ligretto.web.api.group_schemas import (
 )
 from ligretto.web.api.responses import created_out, set_version
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.deps import ExpectedVersion, absolute, group_edit_link
+from ligretto.web.deps import ExpectedVersion, group_edit_link
 from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
+from ligretto.web.public_url import absolute
 
 router = APIRouter(prefix="/api/groups", tags=["groups"])
 

@@ -11,7 +11,17 @@ Pure ASGI middleware in front of every ``POST``, ``PUT``, ``PATCH`` and
   and writes nothing;
 - the same key with another request: 422 ``idempotency_key_reused``;
 - the same key while its first request still runs: 409 ``idempotency_key_in_use``;
-- a key that is no 1–255 visible ASCII characters: 400 ``bad_idempotency_key``.
+- a key that is no 1–255 visible ASCII characters: 400 ``bad_idempotency_key``;
+- a new key beyond the bounds of :class:`~ligretto.store.idempotency.KeyLimits`
+  (per token, or per client for a write without one; per client for all
+  its tokens): 429 ``idempotency_key_rate`` or ``too_many_idempotency_keys``
+  with ``Retry-After``, before the write runs (it changes nothing).
+
+A key is found again only by its owner: the write's token, or for a write
+without one (creating a game or a group) the client that sent it, counted
+as the rate limits count clients. Another client sending the same key and
+body gets a write of its own, never the first one's answer (which holds
+the new game's edit token).
 
 A refusal or failure (4xx, 5xx) is not kept: it changed nothing, so a retry
 with the same key runs anew (after a 409 version conflict, say, with a fresh
@@ -35,10 +45,12 @@ from ligretto.store.idempotency import (
     Claim,
     IdempotencyStore,
     KeptAnswer,
+    KeyRefusal,
     fingerprint,
     is_valid_key,
 )
 from ligretto.web.api.errors import error_body
+from ligretto.web.ratelimit import RateLimits, request_client
 
 HEADER = b"idempotency-key"
 REPLAYED = "idempotent-replayed"
@@ -67,9 +79,12 @@ def parse_key(values: list[bytes]) -> str | None:
 class IdempotentWrites:
     """The middleware: looks the key up before the route runs, keeps a 2xx answer after."""
 
-    def __init__(self, app: ASGIApp, store: IdempotencyStore) -> None:
+    def __init__(
+        self, app: ASGIApp, store: IdempotencyStore, clients: RateLimits | None = None
+    ) -> None:
         self.app = app
         self.store = store
+        self.clients = clients or RateLimits()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -98,12 +113,14 @@ class IdempotentWrites:
             return
         method, path = scope["method"], scope["path"]
         credential = b"".join(v for k, v in scope["headers"] if k == b"authorization")
+        client = request_client(scope, self.clients)
         try:
             claim: Claim = await run_in_threadpool(
                 lambda: self.store.claim(
                     key,
                     scope=f"{method} {path}",
                     credential=credential.decode("latin-1"),
+                    client=client,
                     request_hash=fingerprint(method, path, scope.get("query_string", b""), body),
                 )
             )
@@ -115,6 +132,10 @@ class IdempotentWrites:
                 str(error),
                 headers=[(b"retry-after", str(error.retry_after).encode())],
             )
+            return
+        if claim.state == "refused":
+            assert claim.refusal is not None
+            await _refuse(send, claim.refusal)
             return
         if claim.state == "different":
             await _error(
@@ -215,6 +236,7 @@ _ANSWERS: dict[str, str] = {
     "400": "Idempotency-Key is not 1-255 visible ASCII characters",
     "409": "the first request with this Idempotency-Key still runs",
     "422": "this Idempotency-Key was used for another request",
+    "429": "more new Idempotency-Keys than a token or a client may store (Retry-After)",
 }
 
 
@@ -288,6 +310,23 @@ async def _replay(send: Send, answer: KeptAnswer) -> None:
 
 
 Sender = Callable[[Message], Awaitable[None]]
+
+
+async def _refuse(send: Sender, refusal: KeyRefusal) -> None:
+    """429 for a new key beyond the bounds, in the API's error shape, with Retry-After."""
+    holder = "one token (or one client without a token)" if refusal.by == "owner" else "one client"
+    if refusal.code == "idempotency_key_rate":
+        said = f"at most {refusal.limit} writes with a new Idempotency-Key a minute for {holder}"
+    else:
+        said = f"at most {refusal.limit:,} Idempotency-Keys are kept for {holder} over 24 hours"
+    await _error(
+        send,
+        429,
+        refusal.code,
+        f"{said}; try again in {refusal.retry_after} s, or send the write without a key."
+        " Nothing was changed.",
+        headers=[(b"retry-after", str(refusal.retry_after).encode())],
+    )
 
 
 async def _error(

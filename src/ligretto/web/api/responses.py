@@ -11,7 +11,8 @@ from fastapi import Request, Response
 
 from ligretto.store import CreatedGame, StoredGame, WriteResult
 from ligretto.web.api.schemas import CreatedOut, GameOut, WriteOut
-from ligretto.web.deps import absolute, edit_link, watch_path
+from ligretto.web.deps import edit_link, watch_path
+from ligretto.web.public_url import absolute
 
 
 def set_version(response: Response, version: int) -> None:

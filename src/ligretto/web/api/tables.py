@@ -21,6 +21,7 @@ from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.play.app_tables import find_table, registry_of
 from ligretto.web.play.errors import PlayApiError
 from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
+from ligretto.web.public_url import public_base
 from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(
@@ -66,7 +67,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
     response.headers[TABLE_HEADER] = table.code  # where the proxy sends the table's requests
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)  # never the Host header (ligretto.web.public_url)
     ws_base = "ws" + base[4:] if base.startswith("http") else base
     return TableCreated(
         code=table.code,

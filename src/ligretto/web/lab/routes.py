@@ -27,6 +27,7 @@ from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
 from ligretto.web.lab.view import plots
 from ligretto.web.numbers import LOCALES
 from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.public_url import absolute
 from ligretto.web.ratelimit import request_client
 
 router = APIRouter(include_in_schema=False)
@@ -63,6 +64,7 @@ def _form_page(
             "strategies": strategy_names(),
             "levels": LEVELS,
             "cap": whole(request_language(request), lab.limits.max_seat_rounds),
+            "budget": whole(request_language(request), lab.limits.max_actions),
         },
         status_code=status,
         path="/lab",
@@ -134,7 +136,11 @@ async def study_page(request: Request, study_id: str) -> HTMLResponse:
     progress = lab.progress(live) if live is not None else None
     state = progress.state if progress is not None else stored.state
     language = request_language(request)
-    charts = plots(stored.result, language) if stored.result is not None else {}
+    result = stored.result
+    report = result["report"] if result is not None else None
+    charts = plots(result, language) if result is not None and report is not None else {}
+    # studies kept before the budget have none in their result
+    budget = result.get("budget") if result is not None else None
     return render(
         request,
         "lab/study.html",
@@ -145,12 +151,24 @@ async def study_page(request: Request, study_id: str) -> HTMLResponse:
             "state": state,
             "progress": progress,
             "charts": charts,
-            "report": stored.result["report"] if stored.result else None,
-            "command": spec.command(),
+            "report": report,
+            "budget": _budget_words(budget, language) if budget else None,
+            # the command of what was played: a study stopped at its budget asks for less
+            "command": result["command"] if result is not None else spec.command(),
             "owner": live is not None and live.client == _client(request),
-            "link": str(request.url.replace(query="")),
+            "link": absolute(request, f"/lab/{study_id}"),
         },
     )
+
+
+def _budget_words(budget: dict[str, Any], language: str) -> dict[str, Any]:
+    """The result's budget with its numbers grouped as the page's language writes them."""
+    return {
+        "stopped": bool(budget["stopped"]),
+        "played": whole(language, int(budget["played"])),
+        "asked": whole(language, int(budget["asked"])),
+        "actions": whole(language, int(budget["actions"])),
+    }
 
 
 def _live(request: Request, study_id: str) -> LiveStudy | None:
@@ -185,7 +203,8 @@ async def study_events(request: Request, study_id: str) -> EventSourceResponse:
     async def events() -> AsyncIterator[ServerSentEvent]:
         if live is None:
             spec = StudySpec.from_dict(stored.spec)
-            done = spec.size if stored.state == "done" else 0
+            budget = (stored.result or {}).get("budget") or {}
+            done = int(budget.get("played", spec.size)) if stored.state == "done" else 0
             data = {"state": stored.state, "done": done, "total": spec.size, "place": None}
             yield ServerSentEvent(data=json.dumps(data), event="progress")
             return

@@ -4,15 +4,18 @@
 bounded :class:`~concurrent.futures.ProcessPoolExecutor` (``lab_workers``
 processes) and runs ``lab_running`` studies at a time, the rest waiting
 in order of arrival (each knows its place). A study is cut into the
-simulator's own chunks (:func:`ligretto.simulate.study.study_chunks`), at
-most one per worker in flight, and its records are summarized in chunk
-order: the numbers of ``ligretto simulate`` with the same seed.
+simulator's items (:class:`ligretto.simulate.study_run.StudyRun`), at
+most one per worker in flight, and its records are counted in chunk
+order as they come: the numbers of ``ligretto simulate`` with the same
+seed, with memory for the chunks in flight only.
 
 Limits (docs/limits.md, "The strategy lab"): a study over the cap of rounds
 × seats is refused, as is a client's study beyond its quota of queued and
 running ones, and any study when the queue is full. A refusal changes
-nothing. Cancelling stops a study between two chunks; the chunks already
-running finish in their process and are thrown away.
+nothing. While it runs, a study is charged the actions its bots simulate:
+at its budget (``max_actions``) it stops and its result says so. A cancel,
+or the budget used up, stops the study's chunks in every worker after the
+round each is playing (:class:`ligretto.simulate.budget.StopSignals`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from typing import Any
 
 import anyio
 
-from ligretto.simulate.study import StudySpec, study_chunks, study_result
+from ligretto.simulate.budget import ChunkOutcome, StopSignals, init_worker, play_chunk
+from ligretto.simulate.study import StudySpec
+from ligretto.simulate.study_run import StudyRun
 from ligretto.store.studies import StudyState, StudyStore, new_study_id
 
 __all__ = ["LabLimitError", "LabLimits", "LiveStudy", "StudyLab", "StudyProgress"]
@@ -44,6 +49,7 @@ class LabLimits:
     workers: int = 2
     running: int = 1
     max_seat_rounds: int = 200_000
+    max_actions: int = 10_000_000
     client_studies: int = 2
     queue: int = 20
 
@@ -85,6 +91,8 @@ class LiveStudy:
     client: str
     state: StudyState = "queued"
     done: int = 0
+    simulated: int = 0
+    """Every action its chunks simulated, thrown-away work included."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -115,6 +123,7 @@ class StudyLab:
         self.studies: dict[str, LiveStudy] = {}
         self.waiting: deque[LiveStudy] = deque()
         self.pool: ProcessPoolExecutor | None = None
+        self.signals = StopSignals(_context(), self.limits.running)
         self._queue: asyncio.Queue[LiveStudy] | None = None
         self._runners: list[asyncio.Task[None]] = []
         self.closed = False
@@ -126,13 +135,15 @@ class StudyLab:
         await anyio.to_thread.run_sync(self.store.stop_unfinished)
         self._queue = asyncio.Queue()
         self._runners = [
-            asyncio.create_task(self._runner(), name=f"lab-runner-{i}")
-            for i in range(self.limits.running)
+            asyncio.create_task(self._runner(slot), name=f"lab-runner-{slot}")
+            for slot in range(self.limits.running)
         ]
 
     async def stop(self) -> None:
         """Stop the runners and the pool; unfinished studies are marked ``stopped``."""
         self.closed = True
+        for slot in range(self.limits.running):
+            self.signals.stop(slot)  # the workers' chunks end after their round
         for task in self._runners:
             task.cancel()
         for task in self._runners:
@@ -215,7 +226,7 @@ class StudyLab:
         for waiting in self.waiting:
             waiting.notify()  # every place moved up
 
-    async def _runner(self) -> None:
+    async def _runner(self, slot: int) -> None:
         assert self._queue is not None
         while True:
             study = await self._queue.get()
@@ -224,7 +235,7 @@ class StudyLab:
             self.waiting.remove(study)
             self._notify_waiting()
             try:
-                await self._run(study)
+                await self._run(study, slot)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -238,39 +249,54 @@ class StudyLab:
         """The pool, started with the first study: a server whose lab is
         never used starts no process (nor the fork server) for it."""
         if self.pool is None:
-            self.pool = ProcessPoolExecutor(self.limits.workers, mp_context=_context())
+            self.pool = ProcessPoolExecutor(
+                self.limits.workers,
+                mp_context=_context(),
+                initializer=init_worker,
+                initargs=(self.signals.counters,),
+            )
         return self.pool
 
-    async def _run(self, study: LiveStudy) -> None:
+    async def _run(self, study: LiveStudy, slot: int) -> None:
         pool = self._pool()
         study.state = "running"
         study.notify()
         await anyio.to_thread.run_sync(self.store.set_state, study.id, "running")
-        work, chunks = study_chunks(study.spec)
+        run = StudyRun(study.spec, self.limits.max_actions)
+        generation = self.signals.begin(slot)
         loop = asyncio.get_running_loop()
-        in_flight: deque[asyncio.Future[list[Any]]] = deque()
-        records: list[Any] = []
-        following = 0
+        in_flight: deque[asyncio.Future[ChunkOutcome]] = deque()
         cancelled: asyncio.Future[Any] = asyncio.ensure_future(study.cancelled.wait())
         try:
-            while following < len(chunks) or in_flight:
-                while following < len(chunks) and len(in_flight) < self.limits.workers:
-                    in_flight.append(loop.run_in_executor(pool, work, chunks[following]))
-                    following += 1
-                # chunk order: the next chunk's records, or a cancel, whichever comes first
-                waits: set[asyncio.Future[Any]] = {in_flight[0], cancelled}
-                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            while not run.finished:
+                while len(in_flight) < self.limits.workers and (
+                    chunk := run.next_chunk(slot, generation)
+                ):
+                    in_flight.append(loop.run_in_executor(pool, play_chunk, chunk))
+                # chunk order: the next chunk's outcome, or a cancel, whichever comes first
+                await asyncio.wait({in_flight[0], cancelled}, return_when=asyncio.FIRST_COMPLETED)
                 if study.cancelled.is_set():
-                    return
-                part = in_flight.popleft().result()
-                records.extend(part)
-                study.done += len(part)
+                    break
+                outcome = in_flight.popleft().result()
+                study.simulated += outcome.actions
+                # counted in a thread: a chunk of long games holds thousands of rounds
+                await anyio.to_thread.run_sync(run.take, outcome)
+                study.done = run.played
                 study.notify()
-        finally:
-            cancelled.cancel()
+        except BaseException:
             for future in in_flight:
                 future.cancel()
-        result = await anyio.to_thread.run_sync(study_result, study.spec, records)
+            raise
+        finally:
+            cancelled.cancel()
+            self.signals.stop(slot)
+        # What still runs stops after its round (the signal); counted, then dropped.
+        for straggler in await asyncio.gather(*in_flight, return_exceptions=True):
+            if isinstance(straggler, ChunkOutcome):
+                study.simulated += straggler.actions
+        if study.cancelled.is_set():
+            return
+        result = await anyio.to_thread.run_sync(run.result, study.simulated)
         if study.cancelled.is_set():
             return
         await anyio.to_thread.run_sync(self.store.finish, study.id, result)

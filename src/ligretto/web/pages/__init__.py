@@ -10,7 +10,17 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from ligretto.web.pages import board, board_push, groups, history, legacy, rounds, rules, start
+from ligretto.web.pages import (
+    board,
+    board_push,
+    forget,
+    groups,
+    history,
+    legacy,
+    rounds,
+    rules,
+    start,
+)
 from ligretto.web.pages.error_pages import ERROR_PAGES
 from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
 
@@ -18,7 +28,7 @@ __all__ = ["ERROR_PAGES", "install", "router"]
 
 router = APIRouter(include_in_schema=False)
 # Old edit links last: their {token} must not shadow the edit pages' own paths.
-for module in (start, board, board_push, rounds, history, rules, groups, legacy):
+for module in (start, board, board_push, rounds, history, rules, groups, forget, legacy):
     router.include_router(module.router)
 
 

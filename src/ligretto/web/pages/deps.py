@@ -10,7 +10,6 @@ from ligretto.web.deps import (
     EditableGameDep,
     GameDep,
     Service,
-    absolute,
     edit_base,
     edit_cookie_name,
     edit_link,
@@ -18,6 +17,7 @@ from ligretto.web.deps import (
     tafel_service,
     watch_path,
 )
+from ligretto.web.public_url import absolute
 
 __all__ = [
     "EDIT_COOKIE_MAX_AGE",

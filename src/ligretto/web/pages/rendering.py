@@ -49,6 +49,7 @@ def static_url(path: str) -> str:
 
 IMPORTED_MODULES = (
     "js/games.js",
+    "js/forget.js",
     "js/tokens.js",
     "js/drafts.js",
     "js/offline.js",

@@ -99,6 +99,14 @@ def _games_i18n(language: str) -> dict[str, str]:
         "winners": gettext(language, N_("shared victory: %(names)s"), names="%s"),
         "rounds": gettext(language, N_("rounds: %(count)s"), count="%s"),
         "watching": gettext(language, N_("watch only")),
+        "unsent": gettext(
+            language,
+            N_(
+                "Rounds of this game that were not sent yet are lost when it is forgotten."
+                " Forget it?"
+            ),
+        ),
+        "forgetGroup": gettext(language, N_("Forget this group on this phone")),
     }
 
 

@@ -8,10 +8,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ligretto.live.registry import TableCapError, typed_code
 from ligretto.store.live_tables import TableElsewhereError
-from ligretto.web.deps import absolute
 from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.text import N_, gettext
 from ligretto.web.play.app_tables import registry_of
+from ligretto.web.public_url import absolute
 from ligretto.web.qr import qr_svg_document
 
 router = APIRouter(include_in_schema=False)
@@ -59,9 +59,11 @@ def _join_page(request: Request, typed: str, error: str) -> HTMLResponse:
 @router.get("/play/{code}/qr.svg", response_model=None)
 async def join_qr(request: Request, code: str) -> Response:
     """The QR code of the table's join link, shown large in the lobby (a
-    friend across the room scans it).  Any code-shaped *code*: the table
-    page says whether the table is there."""
-    if typed_code(code) != code:
+    friend across the room scans it).  Only for a table this process has:
+    its lobby is open, so the table is (404 otherwise, and nothing drawn).
+    Drawn once per table (``qr_svg_document`` keeps it), from the server's
+    public address, never from the request's ``Host``."""
+    if typed_code(code) != code or registry_of(request.app).get(code) is None:
         return Response(status_code=404)
     svg = qr_svg_document(absolute(request, f"/play/{code}"))
     return Response(

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ligretto.web.play.app_tables import find_table
 from ligretto.web.play.errors import PlayApiError, PlayRoute
+from ligretto.web.public_url import absolute
 from ligretto.web.qr import qr_svg
 
 router = APIRouter(route_class=PlayRoute)
@@ -36,5 +37,5 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
     table = await find_table(request.app, code)
     if table.seat_of_token(body.token) is None:
         raise PlayApiError(404, "bad_token", "no seat at this table belongs to this token")
-    url = f"{str(request.base_url).rstrip('/')}/play/{table.code}#seat={body.token}"
+    url = absolute(request, f"/play/{table.code}#seat={body.token}")
     return SeatLink(url=url, qr_svg=str(qr_svg(url)))

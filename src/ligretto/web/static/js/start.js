@@ -1,6 +1,7 @@
 // Start page: add, remove and reorder name rows in place (the same buttons
 // post the form without JavaScript), and list this browser's games.
-import { loadGames, forgetGame } from "./games.js";
+import { loadGames } from "./games.js";
+import { forgetGameHere, forgetGroupHere, unsentRounds } from "./forget.js";
 
 const form = document.getElementById("new-game");
 const list = document.getElementById("names");
@@ -152,8 +153,10 @@ function showGames() {
     } else {
       again.remove();
     }
-    item.querySelector(".game-forget").addEventListener("click", () => {
-      forgetGame(game.id);
+    item.querySelector(".game-forget").addEventListener("click", async () => {
+      const waiting = await unsentRounds(game.id);
+      if (waiting && !window.confirm(words.unsent || "")) return;
+      await forgetGameHere(game.id);
       showGames();
     });
     gamesList.append(item);
@@ -250,7 +253,17 @@ async function showGroups(ids) {
       link.className = "button small";
       link.href = `/groups/${encodeURIComponent(id)}`;
       link.textContent = name;
-      item.append(link);
+      const forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "small group-forget";
+      forget.textContent = "✕";
+      forget.setAttribute("aria-label", `${words.forgetGroup || "✕"}: ${name}`);
+      forget.addEventListener("click", async () => {
+        await forgetGroupHere(id);
+        item.remove();
+        groupsList.hidden = !groupsList.children.length;
+      });
+      item.append(link, forget);
       return item;
     } catch {
       return null;

@@ -35,6 +35,17 @@ let backoffMs = RETRY_MS;
 let retryTimer = null;
 let askedAgain = false;
 
+// A server that says "not now" (429 over the bounds of stored keys, 503
+// busy) changed nothing: the entry is sent again after its Retry-After,
+// at most 2 minutes later, instead of being shown as refused.
+const WAIT_MAX_MS = 120000;
+
+function retryAfter(response) {
+  if (retryTimer !== null) clearTimeout(retryTimer);
+  const seconds = Number(response.headers.get("Retry-After")) || RETRY_MS / 1000;
+  retryTimer = setTimeout(() => { retryTimer = null; sync(); }, Math.min(seconds * 1000, WAIT_MAX_MS));
+}
+
 function retryLater() {
   if (retryTimer !== null || !navigator.onLine) return;
   retryTimer = setTimeout(() => { retryTimer = null; sync(); }, backoffMs);
@@ -101,6 +112,10 @@ export async function sync() {
           await outbox.update(next);
         }
         continue;
+      }
+      if (response.status === 429 || response.status === 503) {
+        retryAfter(response);
+        return;
       }
       if (response.status === 409) {
         // The server's version now (the answer's ETag): a state read after
