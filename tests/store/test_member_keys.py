@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from conftest import postgres_base_url
 from helpers.pg_schema import throwaway_schema
+from helpers.postgres import postgres_base_url
 from ligretto.store import make_engine, migrate, sqlite_url
 from ligretto.store.group_repository import member_places
 from ligretto.tafel.names import name_key
