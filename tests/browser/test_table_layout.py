@@ -66,7 +66,8 @@ OVERFLOWING = """() => {
 
 @pytest.fixture(scope="module")
 def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    settings = TableSettings(countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.5)
+    # Quick bots: their first moves lay the piles the layout is checked with.
+    settings = TableSettings(countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.1)
     yield from serving(PlayServer(tmp_path_factory.mktemp("layout-data"), settings))
 
 
