@@ -19,7 +19,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
 from helpers.tafel_phones import wait_until_kept_offline
-from ligretto.web.pages.rendering import STATIC_DIR
+from ligretto.web.rendering import STATIC_DIR
 
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 

@@ -29,8 +29,8 @@ from typing import Final
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ligretto.web.pages.rendering import render
 from ligretto.web.ratelimit import RateLimits, client_address, client_key
+from ligretto.web.rendering import render
 
 CLIENT_SHARE: Final = 0.25
 """The share of the process's connections one client may hold (a quarter)."""

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.live.registry import TableRegistry
 from ligretto.store import ChangeHub, ForbiddenError, StoreBusyError, StoredGame, TafelService
-from ligretto.web.api.errors import ApiError
+from ligretto.web.errors import ApiError
 
 
 async def tafel_service(request: Request) -> TafelService:

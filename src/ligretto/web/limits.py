@@ -29,7 +29,7 @@ from typing import Final
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ligretto.web.pages.rendering import render
+from ligretto.web.rendering import render
 
 MIB = 1024 * 1024
 DEFAULT_LIMIT = 1 * MIB

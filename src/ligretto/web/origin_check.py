@@ -35,7 +35,7 @@ import re
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ligretto.web.pages.rendering import render
+from ligretto.web.rendering import render
 
 COOKIE_PATHS = re.compile(r"^/(?:g|groups)/[^/]+/edit(?:/|$)")
 """The paths the edit cookies are scoped to (``edit_base``, ``group_edit_base``)."""

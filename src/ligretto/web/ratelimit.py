@@ -35,7 +35,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ligretto.web.pages.rendering import render
+from ligretto.web.rendering import render
 
 _CODE = r"[^/]+"  # a table code as the path carries it, checked by the route
 

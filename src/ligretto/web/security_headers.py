@@ -31,7 +31,7 @@ from functools import cache
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ligretto.web.pages.rendering import import_map
+from ligretto.web.rendering import import_map
 
 _EDIT_PATH = re.compile(r"/(?:g|groups)/[^/]+/edit(?:/|$)")
 _TOKEN_COOKIES = (b"tafel_edit_", b"tafel_group_")

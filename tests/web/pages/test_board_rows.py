@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ligretto.store import StoredGame
 from ligretto.tafel import Game
 from ligretto.tafel.errors import TafelError
-from ligretto.web.pages import rendering
+from ligretto.web import rendering
 from ligretto.web.pages.board import render_fragment
 from ligretto.web.pages.view import round_view
 

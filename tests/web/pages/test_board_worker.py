@@ -25,7 +25,7 @@ from ligretto.store import StoredGame, TafelService
 from ligretto.web.i18n import LANGUAGES
 from ligretto.web.pages.board import render_fragment
 from ligretto.web.pages.board_worker import BoardWorkers, GameSnapshot, _warm_up
-from ligretto.web.pages.rendering import environment
+from ligretto.web.rendering import environment
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from ligretto.store.errors import (
 )
 from ligretto.web.i18n import LANGUAGES, catalogue_path
 from ligretto.web.pages.group_messages import ANSWERED_ELSEWHERE, STORE_REFUSALS
-from ligretto.web.pages.text import gettext
+from ligretto.web.text import gettext
 
 ERRORS: list[StoreError] = [
     GameNotFoundError("g"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from ligretto.web.pages.rendering import IMPORTED_MODULES, STATIC_DIR, import_map
+from ligretto.web.rendering import IMPORTED_MODULES, STATIC_DIR, import_map
 
 OFFLINE = sorted(STATIC_DIR.glob("js/offline/*.js"))
 

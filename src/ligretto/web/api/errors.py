@@ -5,10 +5,6 @@ Tafel errors add ``rule`` (T1–T6) and ``player``. 422 refused input, 403 no
 valid edit token, 404 unknown game or round, 409 stale version, 503 the
 database stayed locked by other writers (``Retry-After``; nothing changed).
 
-No error answer repeats a text it cannot encode: JSON may carry lone
-surrogates (``"\ud800"``), which have no UTF-8 form, so every text taken
-from a request is made printable first (:func:`encodable`).
-
 The store's errors are raised by dependencies the pages share with the API
 (``ligretto.web.deps``): outside ``/api/`` they are answered by the page
 handlers given to :func:`install_error_handlers`.
@@ -16,7 +12,7 @@ handlers given to :func:`install_error_handlers`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,47 +29,7 @@ from ligretto.store import (
     VersionConflictError,
 )
 from ligretto.tafel import NoSuchRoundError, TafelError
-
-ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
-
-
-class ApiError(Exception):
-    """An error answer raised by a route or dependency."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        *,
-        headers: dict[str, str] | None = None,
-        **extra: Any,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
-        self.extra = extra
-
-
-def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    body: dict[str, Any] = encodable({"detail": message, "code": code, **extra})
-    return body
-
-
-def encodable(value: Any) -> Any:
-    """*value* with every text made encodable as UTF-8 (lone surrogates become ``?``).
-
-    Works through dicts (keys too), lists and tuples; other values pass as they are.
-    """
-    if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8")
-    if isinstance(value, dict):
-        return {encodable(k): encodable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [encodable(v) for v in value]
-    return value
+from ligretto.web.errors import ApiError, ExceptionHandler, encodable, error_body
 
 
 def _is_api(request: Request) -> bool:

@@ -9,10 +9,11 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import CreatedGame
-from ligretto.web.api.errors import NOT_JSON, ApiError, content_type_problem
+from ligretto.web.api.errors import NOT_JSON, content_type_problem
 from ligretto.web.api.responses import created_out, game_out, set_version, write_out
 from ligretto.web.api.schemas import ERRORS, CreatedOut, ErrorOut, GameIn, GameOut, WriteOut
 from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
+from ligretto.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

@@ -41,7 +41,7 @@ from ligretto.tafel.group_exchange import group_from_json, season_from_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import name_key
 from ligretto.tafel.stats import Season, select_history
-from ligretto.web.api.errors import ApiError, ExceptionHandler, content_type_problem, error_body
+from ligretto.web.api.errors import content_type_problem
 from ligretto.web.api.exports import LANG_QUERY, STYLE_QUERY, export_language, spreadsheet
 from ligretto.web.api.games import parse_import
 from ligretto.web.api.group_answers import (
@@ -73,6 +73,7 @@ from ligretto.web.api.group_schemas import (
 from ligretto.web.api.responses import created_out, set_version
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.deps import ExpectedVersion, group_edit_link
+from ligretto.web.errors import ApiError, ExceptionHandler, error_body
 from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
 from ligretto.web.public_url import absolute
 

@@ -49,7 +49,7 @@ from ligretto.store.idempotency import (
     fingerprint,
     is_valid_key,
 )
-from ligretto.web.api.errors import error_body
+from ligretto.web.errors import error_body
 from ligretto.web.ratelimit import RateLimits, request_client
 
 HEADER = b"idempotency-key"

@@ -14,10 +14,10 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import WriteResult
-from ligretto.web.api.errors import ApiError
 from ligretto.web.api.responses import set_version, write_out
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
 from ligretto.web.deps import EditToken, ExpectedVersion, Service
+from ligretto.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
 

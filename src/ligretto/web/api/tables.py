@@ -16,10 +16,9 @@ from pydantic import BaseModel
 from ligretto.live.protocol import TableInfo
 from ligretto.live.registry import TableCapError, TableRegistry
 from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
-from ligretto.web.api.errors import ApiError
 from ligretto.web.api.schemas import ErrorOut
+from ligretto.web.errors import ApiError
 from ligretto.web.play.app_tables import find_table, registry_of
-from ligretto.web.play.errors import PlayApiError
 from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
 from ligretto.web.public_url import public_base
 from ligretto.web.routing_headers import TABLE_HEADER
@@ -53,10 +52,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
     With ``group`` (its id and token) every game of the table joins that
     group; a missing group or a wrong token is refused and nothing opens.
     """
-    try:
-        group = await checked_group(request.app, spec.group)
-    except PlayApiError as exc:
-        raise api_error(exc) from None
+    group = await checked_group(request.app, spec.group)
     try:
         table = create_table(registry_of(request.app), spec, group)
     except TableCapError as exc:
@@ -83,10 +79,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
 @router.get("/{code}")
 async def get_table(code: str, request: Request) -> TableInfo:
     """A table's seats and phase, as anyone at it may see them."""
-    try:
-        table = await find_table(request.app, code)
-    except PlayApiError as exc:
-        raise api_error(exc) from None
+    table = await find_table(request.app, code)
     return table.info()
 
 
@@ -158,8 +151,3 @@ async def _kept_round(registry: TableRegistry, code: str, n: int) -> dict[str, A
     if table is not None and n > table.state.rounds:
         return None
     return await asyncio.to_thread(replays.get, code, n)
-
-
-def api_error(exc: PlayApiError) -> ApiError:
-    """An error of online play's routes, answered by the API's own handler."""
-    return ApiError(exc.status, exc.code, exc.detail, headers=exc.headers)

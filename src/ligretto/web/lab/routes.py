@@ -26,9 +26,9 @@ from ligretto.web.lab.form import LEVELS, LabForm, LabFormError, read_form, temp
 from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
 from ligretto.web.lab.view import plots
 from ligretto.web.numbers import LOCALES
-from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.public_url import absolute
 from ligretto.web.ratelimit import request_client
+from ligretto.web.rendering import render, request_language
 
 router = APIRouter(include_in_schema=False)
 

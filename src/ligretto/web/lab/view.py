@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ligretto.web.lab.plots import Interval, interval_svg, stack_svg
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 __all__ = ["plots"]
 

@@ -21,8 +21,13 @@ from ligretto.web.pages import (
     rules,
     start,
 )
+from ligretto.web.pages.cells import board_globals
 from ligretto.web.pages.error_pages import ERROR_PAGES
-from ligretto.web.pages.rendering import STATIC_DIR, STATIC_PREFIX, render
+from ligretto.web.rendering import STATIC_DIR, STATIC_PREFIX, add_language_globals, render
+
+# Whichever page module is loaded first, this package's face runs before it:
+# from then on every template environment has the board's cells and rows.
+add_language_globals(board_globals)
 
 __all__ = ["ERROR_PAGES", "install", "router"]
 

@@ -33,11 +33,11 @@ from ligretto.web.pages.game_access import known_token
 from ligretto.web.pages.group_view import group_service
 from ligretto.web.pages.offline import game_state, offline_texts
 from ligretto.web.pages.offline_parts import offline_pieces
-from ligretto.web.pages.rendering import environment, render, request_language
 from ligretto.web.pages.save_notice import UndoOffer, saved_notice, undo_offer, undone_entry
-from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import BoardView, board_view, family_line
 from ligretto.web.qr import qr_svg
+from ligretto.web.rendering import environment, render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter()
 

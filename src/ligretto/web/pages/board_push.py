@@ -46,10 +46,10 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import GameNotFoundError, StoreBusyError, TafelService
-from ligretto.web.api.events import event_stream, version_event, watch
 from ligretto.web.deps import Hub, Service, replay_links
+from ligretto.web.game_events import event_stream, version_event, watch
 from ligretto.web.pages.board_worker import BoardWorkers
-from ligretto.web.pages.rendering import request_language
+from ligretto.web.rendering import request_language
 
 router = APIRouter()
 

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from ligretto.web.pages.text import N_, format_points, gettext
 from ligretto.web.pages.view import ROUND_VIEWS_KEPT, CellView, RoundView
+from ligretto.web.text import N_, format_points, gettext
 
 STACK = N_("stack %(count)s")
 CALLED = N_("called Ligretto Stop")
@@ -111,3 +111,11 @@ class RowWriter:
             head += self.replay_link(r.number, replay)
         cells = self._cells(r.cells)
         return f'  <tr{pending}>\n    <th scope="row">{head}</th>\n{cells}\n  </tr>\n'
+
+
+def board_globals(language: str) -> dict[str, object]:
+    """The rounds table's ``cells`` and ``rows`` for the board's templates:
+    made once per language, as they are asked for hundreds of times in a
+    long game (given to every environment by :mod:`ligretto.web.pages`)."""
+    cells = CellWriter(language)
+    return {"cells": cells, "rows": RowWriter(language, cells)}

@@ -14,7 +14,7 @@ from starlette.datastructures import FormData
 
 from ligretto.tafel.limits import STACK_CARDS
 from ligretto.web.forms import whole_number
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 
 @dataclass(slots=True)

@@ -6,9 +6,9 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from ligretto.store import ForbiddenError, GameNotFoundError, StoreBusyError
-from ligretto.web.api.errors import ExceptionHandler
+from ligretto.web.errors import ExceptionHandler
 from ligretto.web.pages.deps import watch_path
-from ligretto.web.pages.rendering import render
+from ligretto.web.rendering import render
 
 
 def not_found(request: Request) -> HTMLResponse:

@@ -30,8 +30,8 @@ from ligretto.web.pages.group_view import (
     member_url,
     preparing_page,
 )
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter()
 

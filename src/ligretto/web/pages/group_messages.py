@@ -13,7 +13,7 @@ from ligretto.tafel import Code, TafelError
 from ligretto.tafel.errors import GroupError
 from ligretto.tafel.limits import MAX_MEMBERS
 from ligretto.web.pages.messages import refusal
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 GROUP_REFUSALS: dict[Code, str] = {
     Code.BAD_GROUP_NAME: N_("A group needs a visible name of at most %(max)s characters."),

@@ -43,9 +43,9 @@ from ligretto.web.forms import choice, whole_field
 from ligretto.web.numbers import LOCALES, number, percent
 from ligretto.web.pages.deps import absolute, edit_base, watch_path
 from ligretto.web.pages.error_pages import not_found
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
 from ligretto.web.qr import qr_svg
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 HISTORY_SHOWN = 50
 """Games listed on the group page before "show all"."""

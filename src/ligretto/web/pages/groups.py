@@ -41,8 +41,8 @@ from ligretto.web.pages.game_access import remember_token
 from ligretto.web.pages.group_messages import group_refusal, store_refusal
 from ligretto.web.pages.group_view import group_page as show_group_page
 from ligretto.web.pages.group_view import group_service
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter()
 router.include_router(group_members.router)

@@ -14,8 +14,8 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.store import GameNotFoundError, HistoryEntry, StoredGame
 from ligretto.web.pages.deps import GameDep, Service, edit_base, watch_path
 from ligretto.web.pages.error_pages import not_found
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, format_points, gettext
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, format_points, gettext
 
 router = APIRouter()
 

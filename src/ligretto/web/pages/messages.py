@@ -9,7 +9,7 @@ stack trace) ever reaches the page.
 from __future__ import annotations
 
 from ligretto.tafel import Code, TafelError
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 # Codes whose sentence needs no numbers from the entry, only the player's name.
 _SIMPLE: dict[Code, str] = {

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ligretto.store import StoredGame
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 OFFLINE_TEXTS: dict[str, tuple[str, dict[str, str]]] = {
     # The words the edit page's script writes itself (offline entry, sync,

@@ -24,8 +24,8 @@ from fastapi import Request
 from markupsafe import Markup
 
 from ligretto.web.deps import edit_base
-from ligretto.web.pages.rendering import environment, request_language
 from ligretto.web.pages.view import BoardView, CellView, PlayerView, RoundView
+from ligretto.web.rendering import environment, request_language
 
 PIECES_KEPT = 256
 """How many games' pieces are kept (by language): the games being scored right now."""

@@ -23,10 +23,10 @@ from ligretto.web.pages.error_pages import not_found
 from ligretto.web.pages.game_access import known_token, load_game
 from ligretto.web.pages.messages import refusal
 from ligretto.web.pages.offline import game_state, offline_texts
-from ligretto.web.pages.rendering import render, request_language
 from ligretto.web.pages.saving import attempt, saved, with_undo
-from ligretto.web.pages.text import N_, gettext
 from ligretto.web.pages.view import board_view
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter()
 

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ligretto.web.pages.rendering import render, request_language
+from ligretto.web.rendering import render, request_language
 
 router = APIRouter()
 

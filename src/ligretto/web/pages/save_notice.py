@@ -14,8 +14,8 @@ from ligretto.store.changes import UNDOABLE
 from ligretto.tafel import Game
 from ligretto.web.forms import whole_number
 from ligretto.web.pages.entry_form import Entry
-from ligretto.web.pages.rendering import request_language
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.rendering import request_language
+from ligretto.web.text import N_, gettext
 
 UNDO_SECONDS = 120
 """How long after a write its board still offers the Undo (the page's script hides it sooner)."""

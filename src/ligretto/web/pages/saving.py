@@ -29,7 +29,7 @@ from ligretto.web.pages.entry_form import Entry
 from ligretto.web.pages.error_pages import bad_link, not_found
 from ligretto.web.pages.game_access import load_game, remember_token
 from ligretto.web.pages.messages import implausible_details, refusal
-from ligretto.web.pages.rendering import request_language
+from ligretto.web.rendering import request_language
 
 
 async def attempt(

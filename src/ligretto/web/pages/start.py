@@ -26,8 +26,8 @@ from ligretto.web.forms import whole_field, whole_number
 from ligretto.web.pages.deps import Service, edit_base
 from ligretto.web.pages.game_access import remember_token
 from ligretto.web.pages.messages import refusal
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter()
 

@@ -24,7 +24,7 @@ from ligretto.web.charts import (
     seat_class,
     seat_colours,
 )
-from ligretto.web.pages.text import N_, gettext
+from ligretto.web.text import N_, gettext
 
 COMPACT_FROM = 7
 """From this many players the board switches to its compact layout (360 px, T6)."""

@@ -12,8 +12,8 @@ from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.store.round_replays import Retention
+from ligretto.web.errors import ApiError
 from ligretto.web.play.collector import CollectorSchedule
-from ligretto.web.play.errors import PlayApiError
 from ligretto.web.routing_headers import opened_table
 
 
@@ -81,14 +81,14 @@ async def find_table(app: object, code: str) -> Table:
     try:
         table = await registry_of(app).find(code)
     except TableElsewhereError:
-        raise PlayApiError(
+        raise ApiError(
             503,
             "table_elsewhere",
             "another server process serves this table; try again shortly",
-            {"Retry-After": str(ELSEWHERE_RETRY)},
+            headers={"Retry-After": str(ELSEWHERE_RETRY)},
         ) from None
     if table is None:
-        raise PlayApiError(404, "no_such_table", "there is no table with this code")
+        raise ApiError(404, "no_such_table", "there is no table with this code")
     return table
 
 

@@ -1,7 +1,8 @@
 """Errors of online play's routes in the API's shape: ``{"detail", "code"}``.
 
 :class:`PlayRoute` is the route class of the play routers outside the
-pages: it answers :class:`PlayApiError`, and refused input without echoing it.
+pages: it answers :class:`~ligretto.web.errors.ApiError`, and refused input
+without echoing it.
 """
 
 from __future__ import annotations
@@ -15,24 +16,12 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 
 from ligretto.tafel.names import printable
+from ligretto.web.errors import ApiError, error_body
 
 
-class PlayApiError(Exception):
-    """An error answer of these routes: ``{"detail", "code"}`` like the API's."""
-
-    def __init__(
-        self, status: int, code: str, detail: str, headers: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.headers = headers
-
-
-def _error_response(exc: PlayApiError) -> Response:
+def _error_response(exc: ApiError) -> Response:
     return JSONResponse(
-        {"detail": exc.detail, "code": exc.code}, status_code=exc.status, headers=exc.headers
+        error_body(exc.code, exc.message, **exc.extra), status_code=exc.status, headers=exc.headers
     )
 
 
@@ -54,7 +43,7 @@ def _validation_response(exc: RequestValidationError) -> Response:
 
 
 class PlayRoute(APIRoute):
-    """Answers :class:`PlayApiError` in the API's shape, on every server
+    """Answers :class:`~ligretto.web.errors.ApiError` in the API's shape, on every server
     (also one without the API's error handlers), and refused input of the
     routes outside ``/api/`` without echoing it; ``/api/`` keeps the app's
     own answer to refused input."""
@@ -65,7 +54,7 @@ class PlayRoute(APIRoute):
         async def handle(request: Request) -> Response:
             try:
                 return await handler(request)
-            except PlayApiError as exc:
+            except ApiError as exc:
                 return _error_response(exc)
             except RequestValidationError as exc:
                 if request.url.path.startswith("/api/"):

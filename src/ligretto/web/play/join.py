@@ -8,11 +8,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ligretto.live.registry import TableCapError, typed_code
 from ligretto.store.live_tables import TableElsewhereError
-from ligretto.web.pages.rendering import render, request_language
-from ligretto.web.pages.text import N_, gettext
 from ligretto.web.play.app_tables import registry_of
 from ligretto.web.public_url import absolute
 from ligretto.web.qr import qr_svg_document
+from ligretto.web.rendering import render, request_language
+from ligretto.web.text import N_, gettext
 
 router = APIRouter(include_in_schema=False)
 

@@ -21,10 +21,9 @@ from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
+from ligretto.web.errors import ApiError
 from ligretto.web.forms import whole_field
-from ligretto.web.pages.rendering import render
 from ligretto.web.play.app_tables import registry_of, to_table
-from ligretto.web.play.errors import PlayApiError
 from ligretto.web.play.levels import LEVEL_NAMES, level_seconds, level_strength
 from ligretto.web.play.table_spec import (
     BotIn,
@@ -35,6 +34,7 @@ from ligretto.web.play.table_spec import (
     checked_group,
     create_table,
 )
+from ligretto.web.rendering import render
 
 router = APIRouter(include_in_schema=False)
 
@@ -95,7 +95,7 @@ async def read_group(
         return None, "group_forbidden", 403
     try:
         link = await checked_group(request.app, GroupIn(id=group_id, token=group_token))
-    except PlayApiError as exc:
+    except ApiError as exc:
         return None, GROUP_ERRORS.get(exc.code, "group_missing"), exc.status
     assert link is not None  # a group was given
     try:

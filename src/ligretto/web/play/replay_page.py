@@ -13,8 +13,8 @@ import asyncio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ligretto.web.pages.rendering import render
 from ligretto.web.play.app_tables import registry_of
+from ligretto.web.rendering import render
 
 router = APIRouter(include_in_schema=False)
 

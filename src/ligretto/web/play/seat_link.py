@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from ligretto.web.errors import ApiError
 from ligretto.web.play.app_tables import find_table
-from ligretto.web.play.errors import PlayApiError, PlayRoute
+from ligretto.web.play.errors import PlayRoute
 from ligretto.web.public_url import absolute
 from ligretto.web.qr import qr_svg
 
@@ -36,6 +37,6 @@ async def post_seat_link(code: str, body: SeatLinkIn, request: Request) -> SeatL
     """
     table = await find_table(request.app, code)
     if table.seat_of_token(body.token) is None:
-        raise PlayApiError(404, "bad_token", "no seat at this table belongs to this token")
+        raise ApiError(404, "bad_token", "no seat at this table belongs to this token")
     url = absolute(request, f"/play/{table.code}#seat={body.token}")
     return SeatLink(url=url, qr_svg=str(qr_svg(url)))

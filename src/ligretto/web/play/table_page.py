@@ -11,11 +11,11 @@ from fastapi.responses import HTMLResponse
 
 from ligretto.live.registry import TableCapError
 from ligretto.store.live_tables import TableElsewhereError
-from ligretto.web.pages.rendering import render
 from ligretto.web.play.app_tables import ELSEWHERE_RETRY, registry_of
 from ligretto.web.play.levels import LEVEL_NAMES, level_seconds
 from ligretto.web.play.pages import offered_strategies
 from ligretto.web.play.quick_games import AUTOSTART, PRACTICE, PRACTICE_PACE
+from ligretto.web.rendering import render
 
 router = APIRouter(include_in_schema=False)
 

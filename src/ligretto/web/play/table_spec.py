@@ -21,7 +21,7 @@ from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.groups import GroupService
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import clean_name
-from ligretto.web.play.errors import PlayApiError
+from ligretto.web.errors import ApiError
 
 # The rule options and the end condition as JSON: the dataclasses themselves
 # (their fields, types, defaults and checks), validated by pydantic and
@@ -103,17 +103,17 @@ async def checked_group(app: object, group: GroupIn | None) -> GroupLink | None:
         return None
     groups: GroupService | None = getattr(getattr(app, "state", None), "groups", None)
     if groups is None:
-        raise PlayApiError(422, "no_groups", "this server keeps no groups")
+        raise ApiError(422, "no_groups", "this server keeps no groups")
     try:
         right = await run_in_threadpool(groups.check_token, group.id, group.token)
     except GroupNotFoundError:
-        raise PlayApiError(404, "group_not_found", "there is no group with this id") from None
+        raise ApiError(404, "group_not_found", "there is no group with this id") from None
     if not right:
-        raise PlayApiError(
+        raise ApiError(
             403,
             "forbidden",
             "recording into a group needs the group's link (a valid group token)",
-            {"WWW-Authenticate": "Bearer"},
+            headers={"WWW-Authenticate": "Bearer"},
         )
     return GroupLink(group.id, group.token)
 

@@ -3,13 +3,18 @@
 One template environment per language, each with its Babel catalogue
 installed through ``jinja2.ext.i18n``: rendering needs no per-request
 global state, so concurrent requests in different languages never mix.
+
+Every part of the web app draws its pages here (the Tafel's pages, online
+play, the lab, the middleware's refusal pages), so this module knows none of
+them: a part whose templates need globals of their own per language (the
+board's cells and rows) adds them with :func:`add_language_globals`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,10 +28,9 @@ from markupsafe import Markup
 from ligretto.rules.result import points
 from ligretto.tafel import limits
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
-from ligretto.web.pages.cells import CellWriter, RowWriter
-from ligretto.web.pages.text import format_points
+from ligretto.web.text import format_points
 
-WEB_DIR = Path(__file__).resolve().parent.parent
+WEB_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIR = WEB_DIR / "templates"
 STATIC_DIR = WEB_DIR / "static"
 STATIC_PREFIX = "/static"
@@ -94,6 +98,21 @@ def import_map() -> str:
     return json.dumps({"imports": imports}, separators=(",", ":"), sort_keys=True)
 
 
+LanguageGlobals = Callable[[str], Mapping[str, object]]
+"""Makes a part's template globals for one language."""
+
+_LANGUAGE_GLOBALS: list[LanguageGlobals] = []
+
+
+def add_language_globals(make: LanguageGlobals) -> None:
+    """Give every environment the globals ``make(language)`` returns.
+
+    Called by the part that owns them, when it is imported (before its
+    templates are drawn); environments made before are made anew."""
+    _LANGUAGE_GLOBALS.append(make)
+    environment.cache_clear()
+
+
 @cache
 def environment(language: str) -> Environment:
     """The template environment speaking *language*."""
@@ -112,10 +131,8 @@ def environment(language: str) -> Environment:
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
     env.filters["points"] = format_points
-    # The rounds table's cells and rows (pages/cells.py: hundreds in a long game).
-    cells = CellWriter(language)
-    env.globals["cells"] = cells
-    env.globals["rows"] = RowWriter(language, cells)
+    for make in _LANGUAGE_GLOBALS:
+        env.globals.update(make(language))
     env.globals["static_url"] = static_url
     env.globals["import_map"] = Markup(import_map())  # our own URLs, no "<" in them
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.
