@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from helpers.live_wire import FAST, join, receive_until, send, table_until
 from ligretto.live.persistence import table_state
 from ligretto.live.registry import restore_table
-from ligretto.live.scorekeeping import EndCondition, GroupLink
+from ligretto.live.scoring.keeper import EndCondition, GroupLink
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.live.table import Table
-from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService
 from ligretto.store.database import make_engine, migrate

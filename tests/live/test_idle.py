@@ -19,10 +19,10 @@ from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
-from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.store import TafelService, make_engine, migrate
 

@@ -26,7 +26,7 @@ from helpers.live_wire import FAST
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions

@@ -25,11 +25,11 @@ from ligretto.live.journal import Journal
 from ligretto.live.persistence import table_state
 from ligretto.live.protocol import Join, Move, Stuck
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
-from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store import TafelService, make_engine, migrate

@@ -25,9 +25,9 @@ from helpers.live_wire import FAST
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.live.state import TableState
-from ligretto.live.tafel_link import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store import TafelService, make_engine, migrate

@@ -17,7 +17,7 @@ from helpers.live_wire import FAST
 from ligretto.live.clock import ManualClock
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Join, Move, RaceWon, RoundOver
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from ligretto.live import recorder as recorder_module
-from ligretto.live.recorder import TafelRecorder
-from ligretto.live.scorekeeping import EndCondition, Standing
-from ligretto.live.tafel_link import TafelScoreKeeper
+from ligretto.live.scoring import recorder as recorder_module
+from ligretto.live.scoring.keeper import EndCondition, Standing
+from ligretto.live.scoring.recorder import TafelRecorder
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store import TafelService, make_engine, migrate

@@ -6,7 +6,7 @@ import asyncio
 
 from ligretto.live.connection import OUTBOX_SIZE, Connection
 from ligretto.live.registry import CODE_ALPHABET, CODE_LENGTH, TableRegistry
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 

@@ -20,7 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from helpers.live_wire import join, open_table, receive_until, send
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.seating import Seating, SeatingError
 from ligretto.rules.options import MIN_PLAYERS, RuleOptions
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET

@@ -8,9 +8,9 @@ import pytest
 
 from ligretto.live.persistence import RestoreError, restore_state, table_state
 from ligretto.live.phase import Phase
-from ligretto.live.scorekeeping import EndCondition, GroupLink
+from ligretto.live.scoring.keeper import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
-from ligretto.live.state import GameState, RoundState, TableState
+from ligretto.live.state import GameState, TableRound, TableState
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store.live_tables import StoredAction, StoredTable
@@ -35,7 +35,7 @@ def state_in_play(moves: int = 6) -> tuple[TableState, list[StoredAction]]:
     state.phase = Phase.PLAYING
     state.game = GameState(round_no=1, tafel_game="game-1", tafel_token="edit-secret")
     state.game.totals = [0, 0]
-    state.round = RoundState(Round.deal(2, 42, options))
+    state.round = TableRound(Round.deal(2, 42, options))
     actions: list[StoredAction] = []
     dealt = state.round.dealt
     assert dealt is not None
@@ -74,7 +74,7 @@ def test_a_lobby_comes_back_a_lobby() -> None:
     stored = table_state(state)
     restored = restore_state(StoredTable("LOBBY1", stored, []))
     assert table_state(restored) == stored
-    assert restored.round == RoundState() and restored.game == GameState()
+    assert restored.round == TableRound() and restored.game == GameState()
 
 
 def test_the_stored_record_holds_no_token_only_hashes() -> None:
@@ -100,7 +100,7 @@ def test_the_state_prints_in_one_shape_without_secrets() -> None:
     state, _ = state_in_play()
     text = repr(state)
     assert text.startswith("TableState(code='ABCDEF', ")
-    for part in ("GameState(round_no=1, tafel_game='game-1'", "RoundState(dealt=", "Seating("):
+    for part in ("GameState(round_no=1, tafel_game='game-1'", "TableRound(dealt=", "Seating("):
         assert part in text
     assert "phase=<Phase.PLAYING: 'playing'>" in text
     # The secrets stay out of logs: edit token, group token, host token.

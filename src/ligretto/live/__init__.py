@@ -9,7 +9,7 @@
 - :mod:`ligretto.live.queries` — what anyone may read of a table.
 - :mod:`ligretto.live.moves` — moves checked and applied in arrival order (R3).
 - :mod:`ligretto.live.lifecycle` — start, deal, "Ligretto!", resume, play again.
-- :mod:`ligretto.live.scoring` — the end of a round, onto the Tafel game.
+- :mod:`ligretto.live.scoring.round_end` — the end of a round, onto the Tafel game.
 - :mod:`ligretto.live.stall` — the stall guard, "We're stuck" (R4).
 - :mod:`ligretto.live.seat_commands` — joins, leaves, stand-ins, the host's seat commands.
 - :mod:`ligretto.live.seating` — seats, joins, take-overs, bots in seats.
@@ -19,8 +19,8 @@
 - :mod:`ligretto.live.bot_driver` — bots' moves after their reaction time.
 - :mod:`ligretto.live.botseat` — one bot in a seat, deciding from its view.
 - :mod:`ligretto.live.reasons` — rule errors as protocol reason codes.
-- :mod:`ligretto.live.recorder` — finished rounds onto the table's Tafel game.
-- :mod:`ligretto.live.tafel_link` — the Tafel service as the table's score keeper.
+- :mod:`ligretto.live.scoring.recorder` — finished rounds onto the table's Tafel game.
+- :mod:`ligretto.live.scoring.tafel` — the Tafel service as the table's score keeper.
 - :mod:`ligretto.live.clock` — time and timers, real or moved by hand in tests.
 - :mod:`ligretto.live.registry` — all tables of a process, by invite code.
 - :mod:`ligretto.live.visibility` — which events may be told to everybody (R3).

@@ -14,7 +14,7 @@ from typing import Literal, Protocol
 from ligretto.live.clock import TimerHandle
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Move, Reason
-from ligretto.live.recorder import TafelRecorder
+from ligretto.live.scoring.recorder import TafelRecorder
 from ligretto.live.settings import TableSettings
 from ligretto.live.state import TableState
 

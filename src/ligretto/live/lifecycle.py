@@ -16,9 +16,9 @@ from ligretto.live.actor import TableActor
 from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import Reason
-from ligretto.live.scoring import end_round
+from ligretto.live.scoring.round_end import end_round
 from ligretto.live.seating import Seat
-from ligretto.live.state import GameState, RoundState
+from ligretto.live.state import GameState, TableRound
 
 
 def start(table: TableActor, conn: Connection) -> None:
@@ -53,7 +53,7 @@ def play_again(table: TableActor, conn: Connection) -> None:
         table.refuse(conn, Reason.GAME_NOT_OVER, "the game is not over yet")
         return
     table.state.game = GameState()
-    table.state.round = RoundState(last_middle=table.state.round.last_middle)
+    table.state.round = TableRound(last_middle=table.state.round.last_middle)
     begin_game(table)
 
 
@@ -103,7 +103,7 @@ def deal(table: TableActor) -> None:
     game.round_no += 1
     state.rounds += 1
     dealt = table.settings.dealer(len(state.seating), deal_seed(table), state.options)
-    state.round = RoundState(dealt, last_middle=state.round.last_middle)
+    state.round = TableRound(dealt, last_middle=state.round.last_middle)
     state.phase = Phase.COUNTDOWN
     game.last_round_over = None
     for seat in state.seating:

@@ -20,8 +20,8 @@ from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import Move, Race, Reason
 from ligretto.live.reasons import refusal_for
-from ligretto.live.scoring import end_round
-from ligretto.live.state import PilePlay, RoundState
+from ligretto.live.scoring.round_end import end_round
+from ligretto.live.state import PilePlay, TableRound
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import Action, Play
 from ligretto.rules.errors import PileTakenError
@@ -127,7 +127,7 @@ def apply(
     table.plan_bots()
 
 
-def note_plays(rnd: RoundState, seat: int, events: tuple[Event, ...], at_ms: float) -> None:
+def note_plays(rnd: TableRound, seat: int, events: tuple[Event, ...], at_ms: float) -> None:
     """Remember the card each accepted play put on a middle pile, and when."""
     for event in events:
         if type(event) is CardPlayed or type(event) is PileOpened:

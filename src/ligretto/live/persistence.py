@@ -25,9 +25,9 @@ from typing import Any
 
 from ligretto.live.phase import Phase
 from ligretto.live.replays import MAX_RACES, race_record
-from ligretto.live.scorekeeping import EndCondition, GroupLink
+from ligretto.live.scoring.keeper import EndCondition, GroupLink
 from ligretto.live.seating import Seat, Seating
-from ligretto.live.state import GameState, RoundState, TableState, check_seats
+from ligretto.live.state import GameState, TableRound, TableState, check_seats
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
 from ligretto.store.live_tables import StoredTable
@@ -42,6 +42,8 @@ INCOMPATIBLE = "incompatible"
 
 class RestoreError(Exception):
     """A stored table cannot be rebuilt; ``reason`` is stored with it."""
+
+    code = "cannot_restore"
 
     def __init__(self, message: str, reason: str = INCOMPATIBLE) -> None:
         super().__init__(message)
@@ -144,7 +146,7 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             # The play times go on from the last action's (actions stored
             # before times were have none: 0).
             times = [a.t_ms or 0 for a in kept]
-            state.round = RoundState(
+            state.round = TableRound(
                 dealt, actions=len(log), times=times, played_ms=max(times, default=0)
             )
             _restore_round_races(state.round, data.get("round_races"), game.round_no, len(seats))
@@ -171,7 +173,7 @@ def _restore_game_races(game: GameState, data: Any, seats: int) -> None:
     game.races_won, game.races_lost = won, lost
 
 
-def _restore_round_races(rnd: RoundState, data: Any, round_no: int, seats: int) -> None:
+def _restore_round_races(rnd: TableRound, data: Any, round_no: int, seats: int) -> None:
     try:
         if data["round_no"] != round_no:
             return  # written before this round began: not its races

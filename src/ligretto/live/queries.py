@@ -13,8 +13,8 @@ from ligretto.live import encoder
 from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import TableInfo
-from ligretto.live.recorder import TafelRecorder
-from ligretto.live.scorekeeping import GroupLink
+from ligretto.live.scoring.keeper import GroupLink
+from ligretto.live.scoring.recorder import TafelRecorder
 from ligretto.live.seating import Seat
 from ligretto.live.settings import TableSettings
 from ligretto.live.state import TableState

@@ -13,7 +13,7 @@ from dataclasses import replace
 from ligretto.live.journal import Journal
 from ligretto.live.persistence import RestoreError, restore_state
 from ligretto.live.phase import Phase
-from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
+from ligretto.live.scoring.keeper import EndCondition, GroupLink, ScoreKeeper
 from ligretto.live.seating import BotSpec
 from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
@@ -64,6 +64,8 @@ class TableCapError(Exception):
     ``retry_after`` is a fair guess in seconds: idle tables are removed
     continually (``TableSettings.idle_after``), so room comes back.
     """
+
+    code = "too_many_tables"
 
     def __init__(self, max_tables: int, retry_after: int = 60) -> None:
         super().__init__(f"this server runs {max_tables} tables, as many as it takes")

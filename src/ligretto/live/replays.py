@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from ligretto.live.state import RoundState, TableState
+from ligretto.live.state import TableRound, TableState
 from ligretto.rules.actions import Play
 from ligretto.rules.replay_file import round_record
 from ligretto.store.round_replays import KeptRound
@@ -24,7 +24,7 @@ from ligretto.store.round_replays import KeptRound
 MAX_RACES: Final = 1000
 
 
-def play_ms(rnd: RoundState, monotonic: float) -> int:
+def play_ms(rnd: TableRound, monotonic: float) -> int:
     """The play time now: ms since "Ligretto!" (0 before it)."""
     if rnd.go_at is None:
         return rnd.played_ms
@@ -32,7 +32,7 @@ def play_ms(rnd: RoundState, monotonic: float) -> int:
 
 
 def race_kept(
-    rnd: RoundState, seat: int, action: Play, t_ms: int, winner: int, margin: int
+    rnd: TableRound, seat: int, action: Play, t_ms: int, winner: int, margin: int
 ) -> None:
     """``seat``'s ``action`` lost a race (R3) to ``winner`` by ``margin`` ms,
     refused at play time ``t_ms``: kept for the replay.  Who won and the

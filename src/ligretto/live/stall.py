@@ -15,7 +15,7 @@ from ligretto.live.clock import TimerHandle
 from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import Reason
-from ligretto.live.scoring import end_round
+from ligretto.live.scoring.round_end import end_round
 from ligretto.live.state import TableState
 from ligretto.live.visibility import public_events
 from ligretto.rules.actions import STUCK

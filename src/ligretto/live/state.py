@@ -12,7 +12,7 @@ its phase and idle time.  It has three parts, each of one life span:
   code, rules, seats, phase, message count, labels, group;
 - :class:`GameState` — the game being played: its rounds so far and its
   Tafel game (a new one for "play again");
-- :class:`RoundState` — the round being played: the engine's round, the
+- :class:`TableRound` — the round being played: the engine's round, the
   countdown, the stall guard's offer (R4) (a new one for every deal).
 
 Only the actor changes it, between two commands; everybody else reads.
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ligretto.live.phase import Phase
-from ligretto.live.scorekeeping import EndCondition, GroupLink
+from ligretto.live.scoring.keeper import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec, Seating
 from ligretto.rules.cards import Card
 from ligretto.rules.options import RuleOptions
@@ -44,7 +44,7 @@ class PilePlay:
 
 
 @dataclass(slots=True)
-class RoundState:
+class TableRound:
     """The round being played (a fresh one at every deal)."""
 
     #: The engine's round: every card and pile (``None`` before the first deal).
@@ -123,7 +123,7 @@ class TableState:
     #: under which a finished round is kept (its replay's address).
     rounds: int = 0
     game: GameState = field(default_factory=GameState)
-    round: RoundState = field(default_factory=RoundState)
+    round: TableRound = field(default_factory=TableRound)
     #: Since when nobody is connected (monotonic clock; ``None`` while
     #: someone is).  Not stored: a restored table starts counting anew.
     idle_since: float | None = None

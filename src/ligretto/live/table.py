@@ -19,14 +19,14 @@ rest is delegated:
 - :mod:`~ligretto.live.moves` — checking and applying moves (R3);
 - :mod:`~ligretto.live.queries` — what anyone may read of the table;
 - :mod:`~ligretto.live.lifecycle` — start, deal, "Ligretto!", resume, play again;
-- :mod:`~ligretto.live.scoring` — the end of a round, onto the Tafel;
+- :mod:`~ligretto.live.scoring.round_end` — the end of a round, onto the Tafel;
 - :mod:`~ligretto.live.stall` — the stall guard, "We're stuck" (R4);
 - :mod:`~ligretto.live.seat_commands` — joins, leaves, stand-ins, the host's
   seat commands (on :mod:`~ligretto.live.seating`);
 - :mod:`~ligretto.live.encoder` — every message sent, as JSON text;
 - :mod:`~ligretto.live.bot_driver` — bots' moves after their reaction time,
   through the same queue and the same checks as people's;
-- :mod:`~ligretto.live.recorder` — finished rounds onto the Tafel game;
+- :mod:`~ligretto.live.scoring.recorder` — finished rounds onto the Tafel game;
 - :mod:`~ligretto.live.clock` — time and timers (tests move it by hand).
 """
 
@@ -37,13 +37,13 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ligretto.live import encoder, lifecycle, moves, replays, seat_commands
 from ligretto.live.actor import TimerKind
 from ligretto.live.bot_driver import BotDriver, BotMove, StandIn
 from ligretto.live.clock import TimerHandle
+from ligretto.live.commands import Call, Command, FromClient, Left, StopTable, Timer
 from ligretto.live.connection import Connection
 from ligretto.live.journal import Journal
 from ligretto.live.persistence import table_state
@@ -62,8 +62,8 @@ from ligretto.live.protocol import (
     Stuck,
 )
 from ligretto.live.queries import TableQueries
-from ligretto.live.recorder import TafelRecorder
-from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper
+from ligretto.live.scoring.keeper import EndCondition, GroupLink, ScoreKeeper
+from ligretto.live.scoring.recorder import TafelRecorder
 from ligretto.live.seating import BotSpec
 from ligretto.live.settings import TableSettings
 from ligretto.live.stall import StallGuard
@@ -76,47 +76,6 @@ log = logging.getLogger(__name__)
 # How long a stopping table waits for a round still being written to its
 # Tafel game (seconds).
 STOP_GRACE = 5.0
-
-
-# --------------------------------------------------------------------------
-# commands in the table's queue
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _FromClient:
-    conn: Connection
-    message: ClientMessage
-    #: When it arrived (monotonic clock): a lost race's margin is measured
-    #: between arrivals, not between the moments the actor got to them.
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Left:
-    conn: Connection
-
-
-@dataclass(frozen=True, slots=True)
-class _Timer:
-    kind: TimerKind
-    round_no: int
-    seat: int = -1
-    generation: int = 0  # for "away": the seat's presence count when set
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    """Run a function inside the actor (tests and the HTTP layer use it)."""
-
-    fn: Callable[[], None]
-
-
-class _StopTable:
-    pass
-
-
-_Command = _FromClient | _Left | BotMove | _Timer | _Call | _StopTable
 
 
 class Table(TableQueries):
@@ -184,7 +143,7 @@ class Table(TableQueries):
         self.state = state
         self.settings = settings
         self.journal = journal
-        self.queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.rng = random.Random(settings.seed)
         self._bots = BotDriver(
             self.rng,
@@ -232,7 +191,7 @@ class Table(TableQueries):
         so the order is the one the queue would give (R3: the first move to
         arrive wins) and the table's task is not woken for every move.
         """
-        command = _FromClient(conn, message, self.settings.clock.monotonic())
+        command = FromClient(conn, message, self.settings.clock.monotonic())
         task = self._task
         if self.queue.empty() and task is not None and not task.done():
             self._run_command(command)
@@ -241,11 +200,11 @@ class Table(TableQueries):
 
     def left(self, conn: Connection) -> None:
         """The transport lost this connection."""
-        self.queue.put_nowait(_Left(conn))
+        self.queue.put_nowait(Left(conn))
 
     def call(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` inside the actor, after what is queued already."""
-        self.queue.put_nowait(_Call(fn))
+        self.queue.put_nowait(Call(fn))
 
     def begin_game(self) -> None:
         """Close the seats, open the Tafel game, deal the first round (in the actor)."""
@@ -278,7 +237,7 @@ class Table(TableQueries):
             # A round on its way to the Tafel is written first, and its
             # answer handled, before the table stops.
             await self.recorder.settle(STOP_GRACE)
-        self.queue.put_nowait(_StopTable())
+        self.queue.put_nowait(StopTable())
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -288,7 +247,7 @@ class Table(TableQueries):
         try:
             while True:
                 command = await self.queue.get()
-                if isinstance(command, _StopTable):
+                if isinstance(command, StopTable):
                     break
                 self._run_command(command)
         finally:
@@ -300,13 +259,13 @@ class Table(TableQueries):
             for conn in self.state.seating.connections():
                 conn.close()
 
-    def _run_command(self, command: _Command) -> None:
+    def _run_command(self, command: Command) -> None:
         try:
             self._handle(command)
         except Exception:  # pragma: no cover - a bug must not end the table
             log.exception("table %s: command %r failed", self.state.code, command)
 
-    def _later(self, delay: float, command: _Command) -> TimerHandle:
+    def _later(self, delay: float, command: Command) -> TimerHandle:
         handle: TimerHandle
 
         def fire() -> None:
@@ -321,7 +280,7 @@ class Table(TableQueries):
         self, kind: TimerKind, delay: float, *, seat: int = -1, generation: int = 0
     ) -> TimerHandle:
         """Queue a timer of the current round after ``delay`` seconds."""
-        return self._later(delay, _Timer(kind, self.state.game.round_no, seat, generation))
+        return self._later(delay, Timer(kind, self.state.game.round_no, seat, generation))
 
     def cancel_timer(self, handle: TimerHandle) -> None:
         handle.cancel()
@@ -331,16 +290,16 @@ class Table(TableQueries):
     # dispatch
     # ------------------------------------------------------------------
 
-    def _handle(self, command: _Command) -> None:
-        if isinstance(command, _FromClient):
+    def _handle(self, command: Command) -> None:
+        if isinstance(command, FromClient):
             self._on_message(command.conn, command.message, command.at)
-        elif isinstance(command, _Left):
+        elif isinstance(command, Left):
             seat_commands.left(self, command.conn)
         elif isinstance(command, BotMove):
             moves.bot_moves(self, command)
-        elif isinstance(command, _Timer):
+        elif isinstance(command, Timer):
             self._on_timer(command)
-        elif isinstance(command, _Call):
+        elif isinstance(command, Call):
             command.fn()
 
     def _on_message(self, conn: Connection, message: ClientMessage, at: float) -> None:
@@ -376,7 +335,7 @@ class Table(TableQueries):
         elif isinstance(message, Stuck):
             self.stall.agree(conn)
 
-    def _on_timer(self, timer: _Timer) -> None:
+    def _on_timer(self, timer: Timer) -> None:
         # "away" outlives rounds (its presence count says if it is stale);
         # the others belong to the round they were set in.
         if timer.kind != "away" and timer.round_no != self.state.game.round_no:

@@ -56,6 +56,8 @@ class TableElsewhereError(Exception):
     :data:`LEASE_SECONDS`, and then the table can be taken here.
     """
 
+    code = "table_elsewhere"
+
 
 @dataclass(frozen=True, slots=True)
 class StoredAction:

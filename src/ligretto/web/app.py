@@ -9,7 +9,7 @@ import anyio
 from fastapi import FastAPI
 
 from ligretto import __version__
-from ligretto.live.tafel_link import TafelScoreKeeper
+from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.groups import GroupService
 from ligretto.store.idempotency import IdempotencyStore

@@ -58,7 +58,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
     except TableCapError as exc:
         raise ApiError(
             503,
-            "too_many_tables",
+            exc.code,
             f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
             headers={"Retry-After": str(exc.retry_after)},
         ) from None

@@ -7,7 +7,7 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import RedirectResponse
 
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import ScoreKeeper
+from ligretto.live.scoring.keeper import ScoreKeeper
 from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
@@ -80,10 +80,10 @@ async def find_table(app: object, code: str) -> Table:
     while another process holds the table's lease."""
     try:
         table = await registry_of(app).find(code)
-    except TableElsewhereError:
+    except TableElsewhereError as exc:
         raise ApiError(
             503,
-            "table_elsewhere",
+            exc.code,
             "another server process serves this table; try again shortly",
             headers={"Retry-After": str(ELSEWHERE_RETRY)},
         ) from None

@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 
 from ligretto.bots import strategy_names
 from ligretto.live.registry import TableCapError
-from ligretto.live.scorekeeping import GroupLink
+from ligretto.live.scoring.keeper import GroupLink
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, player_limits
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROUNDS, MAX_TARGET

@@ -10,7 +10,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from ligretto.bots import Level
 from ligretto.live.registry import TableCapError
-from ligretto.live.scorekeeping import EndCondition
+from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round

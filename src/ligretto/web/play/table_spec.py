@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.bots import Level
 from ligretto.live.protocol import Strategy
 from ligretto.live.registry import TableRegistry
-from ligretto.live.scorekeeping import EndCondition, GroupLink
+from ligretto.live.scoring.keeper import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
 from ligretto.rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleOptions, player_limits

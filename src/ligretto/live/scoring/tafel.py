@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from ligretto.live.scorekeeping import EndCondition, GroupLink, Standing
+from ligretto.live.scoring.keeper import EndCondition, GroupLink, Standing
 from ligretto.store import TafelService
 from ligretto.store.groups import GroupService
 from ligretto.tafel import Game, ImplausibleRoundError
@@ -24,7 +24,7 @@ def default_board_url(game_id: str) -> str:
 
 
 class TafelScoreKeeper:
-    """A :class:`~ligretto.live.scorekeeping.ScoreKeeper` on a ``TafelService``.
+    """A :class:`~ligretto.live.scoring.keeper.ScoreKeeper` on a ``TafelService``.
 
     Each table keeps its game's edit token (and stores it with the table,
     so that it can keep writing after a restart); nobody else writes to a

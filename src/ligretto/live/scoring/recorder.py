@@ -1,7 +1,7 @@
 """Each finished round of a table onto its Tafel game (T2, T3).
 
 The table does not add up points or decide who won; the Tafel does
-(through a :class:`~ligretto.live.scorekeeping.ScoreKeeper`), so online
+(through a :class:`~ligretto.live.scoring.keeper.ScoreKeeper`), so online
 play and the score board never disagree.  The board is written in a worker
 thread — a database write must never hold up the moves of this or any
 other table — and the answers come back into the table's actor through
@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import Any
 
-from ligretto.live.scorekeeping import EndCondition, GroupLink, ScoreKeeper, Standing
+from ligretto.live.scoring.keeper import EndCondition, GroupLink, ScoreKeeper, Standing
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.result import RoundResult
 from ligretto.store.errors import StoreBusyError

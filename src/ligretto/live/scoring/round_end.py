@@ -12,7 +12,7 @@ from ligretto.live import encoder
 from ligretto.live.actor import TableActor
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import Races
-from ligretto.live.scorekeeping import Standing
+from ligretto.live.scoring.keeper import Standing
 from ligretto.rules.result import RoundResult
 
 

@@ -2,7 +2,7 @@
 
 The table does not add up points or decide who won; the Tafel does, so
 online play and the score board can never disagree.  This module defines
-the narrow interface the table needs; :mod:`ligretto.live.tafel_link`
+the narrow interface the table needs; :mod:`ligretto.live.scoring.tafel`
 implements it on the Tafel service layer.
 """
 
