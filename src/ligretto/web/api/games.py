@@ -10,8 +10,9 @@ from starlette.concurrency import run_in_threadpool
 
 from ligretto.store import CreatedGame
 from ligretto.web.api.errors import NOT_JSON, content_type_problem
-from ligretto.web.api.responses import created_out, game_out, set_version, write_out
+from ligretto.web.api.responses import created_out, game_out, set_version
 from ligretto.web.api.schemas import ERRORS, CreatedOut, ErrorOut, GameIn, GameOut, WriteOut
+from ligretto.web.api.writes import game_written, written
 from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
 from ligretto.web.errors import ApiError
 
@@ -110,7 +111,7 @@ def get_game(stored: GameDep, request: Request, response: Response) -> GameOut:
 
 
 @router.post("/{game_id}/finish", responses=ERRORS)
-def finish_game(
+async def finish_game(
     game_id: str,
     service: Service,
     token: EditToken,
@@ -119,13 +120,14 @@ def finish_game(
     response: Response,
 ) -> WriteOut:
     """Beenden (T5): no more rounds. Also ends a target game early."""
-    result = service.finish(game_id, token, expected_version=version)
-    set_version(response, result.stored.version)
-    return write_out(request, result)
+    return await written(
+        response,
+        lambda: game_written(request, service.finish(game_id, token, expected_version=version)),
+    )
 
 
 @router.post("/{game_id}/score", responses=ERRORS)
-def score_game(
+async def score_game(
     game_id: str,
     service: Service,
     token: EditToken,
@@ -134,9 +136,10 @@ def score_game(
     response: Response,
 ) -> WriteOut:
     """Werten (T5): the final ranking with the winner or winners (finishes first)."""
-    result = service.score(game_id, token, expected_version=version)
-    set_version(response, result.stored.version)
-    return write_out(request, result)
+    return await written(
+        response,
+        lambda: game_written(request, service.score(game_id, token, expected_version=version)),
+    )
 
 
 _UNDO_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -146,7 +149,7 @@ _UNDO_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/{game_id}/undo", responses=_UNDO_ERRORS)
-def undo_last_change(
+async def undo_last_change(
     game_id: str,
     service: Service,
     token: EditToken,
@@ -167,6 +170,7 @@ def undo_last_change(
             "precondition_required",
             "an Undo needs If-Match: the game version the change to undo made (its ETag)",
         )
-    result = service.undo_last(game_id, token, expected_version=version)
-    set_version(response, result.stored.version)
-    return write_out(request, result)
+    return await written(
+        response,
+        lambda: game_written(request, service.undo_last(game_id, token, expected_version=version)),
+    )

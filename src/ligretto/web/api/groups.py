@@ -72,6 +72,7 @@ from ligretto.web.api.group_schemas import (
 )
 from ligretto.web.api.responses import created_out, set_version
 from ligretto.web.api.schemas import ErrorOut
+from ligretto.web.api.writes import Written, group_written, written
 from ligretto.web.deps import ExpectedVersion, group_edit_link
 from ligretto.web.errors import ApiError, ExceptionHandler, error_body
 from ligretto.web.limits import GROUP_IMPORT_VALUES, json_values
@@ -259,7 +260,7 @@ def get_group(group_id: str, service: Groups, request: Request, response: Respon
 
 
 @router.patch("/{group_id}", responses=GROUP_ERRORS)
-def update_group(
+async def update_group(
     group_id: str,
     body: GroupPatchIn,
     service: Groups,
@@ -279,13 +280,16 @@ def update_group(
         kwargs["season"] = (
             None if body.season is None else season_from_json(body.season.model_dump())
         )
-    stored = service.update_group(group_id, token, expected_version=version, **kwargs)
-    set_version(response, stored.version)
-    return GroupOut.model_validate(group_out(request, stored))
+    return await written(
+        response,
+        lambda: group_written(
+            request, service.update_group(group_id, token, expected_version=version, **kwargs)
+        ),
+    )
 
 
 @router.post("/{group_id}/members", responses=GROUP_ERRORS)
-def add_members(
+async def add_members(
     group_id: str,
     body: MembersIn,
     service: Groups,
@@ -295,13 +299,16 @@ def add_members(
     response: Response,
 ) -> GroupOut:
     """New members, each under the one name rule and unique in the group (T1)."""
-    stored = service.add_members(group_id, token, body.names, expected_version=version)
-    set_version(response, stored.version)
-    return GroupOut.model_validate(group_out(request, stored))
+    return await written(
+        response,
+        lambda: group_written(
+            request, service.add_members(group_id, token, body.names, expected_version=version)
+        ),
+    )
 
 
 @router.post("/{group_id}/games", status_code=201, responses=GROUP_ERRORS)
-def create_group_game(
+async def create_group_game(
     group_id: str,
     body: GroupGameIn,
     service: Groups,
@@ -312,27 +319,30 @@ def create_group_game(
 ) -> GroupGameCreatedOut:
     """A new game of the group; players who are not members need ``new_members`` (422
     ``new_members`` names them otherwise). The game has its own edit token, as any game."""
-    created, stored = service.create_game(
-        group_id,
-        token,
-        body.players,
-        mode=body.mode,
-        target=body.target,
-        rounds=body.rounds,
-        deck=body.deck,
-        row_storage=body.row_storage,
-        new_members=body.new_members,
-        expected_version=version,
-    )
-    set_version(response, stored.version)
-    response.headers["Location"] = f"/api/games/{created.stored.id}"
-    return GroupGameCreatedOut.model_validate(
-        {"game": created_out(request, created), "group": group_out(request, stored)}
-    )
+
+    def create() -> Written[GroupGameCreatedOut]:
+        created, stored = service.create_game(
+            group_id,
+            token,
+            body.players,
+            mode=body.mode,
+            target=body.target,
+            rounds=body.rounds,
+            deck=body.deck,
+            row_storage=body.row_storage,
+            new_members=body.new_members,
+            expected_version=version,
+        )
+        answer = {"game": created_out(request, created), "group": group_out(request, stored)}
+        return Written(stored.version, GroupGameCreatedOut.model_validate(answer))
+
+    out = await written(response, create)
+    response.headers["Location"] = f"/api/games/{out.game.id}"
+    return out
 
 
 @router.put("/{group_id}/games/{game_id}", responses=GROUP_ERRORS)
-def add_group_game(
+async def add_group_game(
     group_id: str,
     game_id: str,
     body: AddGameIn,
@@ -343,20 +353,24 @@ def add_group_game(
     response: Response,
 ) -> GroupOut:
     """Add an existing game to the group (its ``edit_token`` in the body)."""
-    stored = service.add_game(
-        group_id,
-        token,
-        game_id,
-        body.edit_token,
-        new_members=body.new_members,
-        expected_version=version,
+    return await written(
+        response,
+        lambda: group_written(
+            request,
+            service.add_game(
+                group_id,
+                token,
+                game_id,
+                body.edit_token,
+                new_members=body.new_members,
+                expected_version=version,
+            ),
+        ),
     )
-    set_version(response, stored.version)
-    return GroupOut.model_validate(group_out(request, stored))
 
 
 @router.delete("/{group_id}/games/{game_id}", responses=GROUP_ERRORS)
-def remove_group_game(
+async def remove_group_game(
     group_id: str,
     game_id: str,
     service: Groups,
@@ -366,9 +380,12 @@ def remove_group_game(
     response: Response,
 ) -> GroupOut:
     """Take a game out of the group; the game itself stays as it is."""
-    stored = service.remove_game(group_id, token, game_id, expected_version=version)
-    set_version(response, stored.version)
-    return GroupOut.model_validate(group_out(request, stored))
+    return await written(
+        response,
+        lambda: group_written(
+            request, service.remove_game(group_id, token, game_id, expected_version=version)
+        ),
+    )
 
 
 Member = Annotated[str | None, Query(max_length=4 * MAX_NAME_LENGTH)]

@@ -1,39 +1,21 @@
 """``/api/games/{id}/rounds``: stacks first, then the middle; corrections (T2, T3, T6).
 
-The endpoints are ``async`` and hand the store's work and the answer's model
-to a worker thread in one call: a sync endpoint has FastAPI check its answer
-in a second trip to the thread pool, and with hundreds of watchers on the
-loop every trip can wait for the interpreter's lock.
+The writes go the API's one way (:mod:`ligretto.web.api.writes`): the
+store's work and the answer's model in one trip to a worker thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store import WriteResult
-from ligretto.web.api.responses import set_version, write_out
+from ligretto.web.api.responses import set_version
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
+from ligretto.web.api.writes import game_written, written
 from ligretto.web.deps import EditToken, ExpectedVersion, Service
 from ligretto.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
-
-
-async def _written(
-    request: Request, response: Response, write: Callable[[], WriteResult]
-) -> tuple[WriteResult, WriteOut]:
-    """Run *write* and build its answer in one trip to the thread pool; set the ETag."""
-
-    def both() -> tuple[WriteResult, WriteOut]:
-        result = write()
-        return result, write_out(request, result)
-
-    result, out = await run_in_threadpool(both)
-    set_version(response, result.stored.version)
-    return result, out
 
 
 @router.post("", status_code=201, responses=ERRORS)
@@ -47,13 +29,14 @@ async def open_round(
     response: Response,
 ) -> WriteOut:
     """Save a new round with the stack counts only (T2); complete it with PUT."""
-    result, out = await _written(
-        request,
+    out = await written(
         response,
-        lambda: service.open_round(game_id, token, body.stacks, expected_version=version),
+        lambda: game_written(
+            request, service.open_round(game_id, token, body.stacks, expected_version=version)
+        ),
     )
-    if result.round is not None:
-        response.headers["Location"] = f"/api/games/{game_id}/rounds/{result.round.number}"
+    if out.round is not None:
+        response.headers["Location"] = f"/api/games/{game_id}/rounds/{out.round.n}"
     return out
 
 
@@ -89,20 +72,21 @@ async def put_round(
     finds implausible."""
     if body.stacks is None and body.middle is None:
         raise ApiError(422, "nothing_to_change", "give the middle counts, the stacks, or both")
-    _, out = await _written(
-        request,
+    return await written(
         response,
-        lambda: service.put_round(
-            game_id,
-            token,
-            n,
-            stacks=body.stacks,
-            middle=body.middle,
-            confirm=body.confirm,
-            expected_version=version,
+        lambda: game_written(
+            request,
+            service.put_round(
+                game_id,
+                token,
+                n,
+                stacks=body.stacks,
+                middle=body.middle,
+                confirm=body.confirm,
+                expected_version=version,
+            ),
         ),
     )
-    return out
 
 
 @router.delete("/{n}", responses=ERRORS)
@@ -116,9 +100,9 @@ async def delete_round(
     response: Response,
 ) -> WriteOut:
     """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
-    _, out = await _written(
-        request,
+    return await written(
         response,
-        lambda: service.remove_last_round(game_id, token, n, expected_version=version),
+        lambda: game_written(
+            request, service.remove_last_round(game_id, token, n, expected_version=version)
+        ),
     )
-    return out
