@@ -22,15 +22,13 @@ pages a translated page, a WebSocket is refused before it opens.
 from __future__ import annotations
 
 import ipaddress
-import json
 import math
 from typing import Final
 
-from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ligretto.web.middleware_refusals import send_refusal
 from ligretto.web.ratelimit import RateLimits, client_address, client_key
-from ligretto.web.rendering import render
 
 CLIENT_SHARE: Final = 0.25
 """The share of the process's connections one client may hold (a quarter)."""
@@ -105,28 +103,14 @@ async def _refuse(scope: Scope, send: Send) -> None:
         await send({"type": "websocket.close", "code": 1013, "reason": "too_many_at_once"})
         return
     retry_after = RETRY_AFTER_SECONDS
-    path: str = scope["path"]
-    headers = [(b"retry-after", str(retry_after).encode()), (b"connection", b"close")]
-    if path == "/api" or path.startswith("/api/"):
-        body = json.dumps(
-            {
-                "detail": "This address has too many requests open at once; try again in "
-                f"{retry_after} s. Nothing was changed.",
-                "code": "too_many_at_once",
-            }
-        ).encode()
-        headers.append((b"content-type", b"application/json"))
-    else:
-        response = render(
-            Request(scope),
-            "too_many_at_once.html",
-            {"retry_after": retry_after},
-            status_code=429,
-            path="/",
-        )
-        body = bytes(response.body)
-        headers.append((b"content-type", b"text/html; charset=utf-8"))
-        headers.append((b"cache-control", b"no-store"))
-    headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": 429, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send_refusal(
+        scope,
+        send,
+        status=429,
+        code="too_many_at_once",
+        detail="This address has too many requests open at once; try again in "
+        f"{retry_after} s. Nothing was changed.",
+        template="too_many_at_once.html",
+        context={"retry_after": retry_after},
+        headers=[(b"retry-after", str(retry_after).encode()), (b"connection", b"close")],
+    )

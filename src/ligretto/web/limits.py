@@ -21,15 +21,13 @@ untouched.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ligretto.web.rendering import render
+from ligretto.web.middleware_refusals import send_refusal
 
 MIB = 1024 * 1024
 DEFAULT_LIMIT = 1 * MIB
@@ -210,33 +208,20 @@ def _content_length(scope: Scope) -> int | None:
 
 
 async def _refuse(scope: Scope, send: Send, status: int, limit: int, pace: BodyPace) -> None:
-    headers = [(b"connection", b"close")]  # the rest of the body is not read
-    path: str = scope["path"]
-    if path == "/api" or path.startswith("/api/"):
-        if status == 413:
-            detail = f"The request body is larger than {describe(limit)}; nothing was changed."
-        else:
-            detail = (
-                f"The request body arrived too slowly (at least {pace.min_rate:g} bytes a second"
-                f" after the first {pace.grace:g} s); nothing was changed."
-            )
-        code = "too_large" if status == 413 else "too_slow"
-        body = json.dumps({"detail": detail, "code": code}).encode()
-        headers.append((b"content-type", b"application/json"))
+    if status == 413:
+        detail = f"The request body is larger than {describe(limit)}; nothing was changed."
     else:
-        body = _page(scope, status, limit)
-        headers.append((b"content-type", b"text/html; charset=utf-8"))
-        headers.append((b"cache-control", b"no-store"))
-    headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-def _page(scope: Scope, status: int, limit: int) -> bytes:
-    # The language switch leads to the start page: the refused URL may take
-    # only POST, and an edit link's token stays out of the links.
-    template = "too_large.html" if status == 413 else "too_slow.html"
-    response = render(
-        Request(scope), template, {"limit": describe(limit)}, status_code=status, path="/"
+        detail = (
+            f"The request body arrived too slowly (at least {pace.min_rate:g} bytes a second"
+            f" after the first {pace.grace:g} s); nothing was changed."
+        )
+    await send_refusal(
+        scope,
+        send,
+        status=status,
+        code="too_large" if status == 413 else "too_slow",
+        detail=detail,
+        template="too_large.html" if status == 413 else "too_slow.html",
+        context={"limit": describe(limit)},
+        headers=[(b"connection", b"close")],  # the rest of the body is not read
     )
-    return bytes(response.body)

@@ -22,7 +22,6 @@ by their /64 and IPv4 addresses by themselves (/32), both configurable.
 from __future__ import annotations
 
 import ipaddress
-import json
 import math
 import re
 import time
@@ -32,10 +31,9 @@ from dataclasses import dataclass
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ligretto.web.rendering import render
+from ligretto.web.middleware_refusals import send_refusal
 
 _CODE = r"[^/]+"  # a table code as the path carries it, checked by the route
 
@@ -225,28 +223,14 @@ async def _refuse(scope: Scope, send: Send, retry_after: int) -> None:
         # Closing before accepting refuses the handshake (HTTP 403).
         await send({"type": "websocket.close", "code": 1008, "reason": "rate_limited"})
         return
-    path: str = scope["path"]
-    headers = [(b"retry-after", str(retry_after).encode())]
-    if path == "/api" or path.startswith("/api/"):
-        body = json.dumps(
-            {
-                "detail": "Too many requests from this address; try again in "
-                f"{retry_after} s. Nothing was changed.",
-                "code": "rate_limited",
-            }
-        ).encode()
-        headers.append((b"content-type", b"application/json"))
-    else:
-        response = render(
-            Request(scope),
-            "too_many.html",
-            {"retry_after": retry_after},
-            status_code=429,
-            path="/",
-        )
-        body = bytes(response.body)
-        headers.append((b"content-type", b"text/html; charset=utf-8"))
-        headers.append((b"cache-control", b"no-store"))
-    headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": 429, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send_refusal(
+        scope,
+        send,
+        status=429,
+        code="rate_limited",
+        detail=f"Too many requests from this address; try again in {retry_after} s."
+        " Nothing was changed.",
+        template="too_many.html",
+        context={"retry_after": retry_after},
+        headers=[(b"retry-after", str(retry_after).encode())],
+    )
