@@ -18,7 +18,7 @@ from ligretto.store.notify import listen_for_changes
 from ligretto.store.studies import StudyStore
 from ligretto.web.api import description as api_description
 from ligretto.web.api.errors import install_error_handlers
-from ligretto.web.api.groups import install_group_errors
+from ligretto.web.api.group_errors import install_group_errors
 from ligretto.web.api.idempotency import IdempotentWrites
 from ligretto.web.api.idempotency import document as document_idempotency
 from ligretto.web.api.routes import router as api_router

@@ -2,8 +2,18 @@
 
 from fastapi import APIRouter
 
-from ligretto.web.api import events, exports, games, groups, history, rounds, tables
+from ligretto.web.api import (
+    events,
+    exports,
+    games,
+    group_import,
+    group_reads,
+    groups,
+    history,
+    rounds,
+    tables,
+)
 
 router = APIRouter()
-for _module in (games, rounds, history, exports, events, tables, groups):
+for _module in (games, rounds, history, exports, events, tables, groups, group_import, group_reads):
     router.include_router(_module.router)
