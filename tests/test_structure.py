@@ -29,8 +29,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"tafel", "bots", "_build"}),
     frozenset({"sim"}),
     # Adapters around the core: the database, the simulator's worker
-    # processes and command, starting and stopping a child process.
-    frozenset({"store", "simulate", "child_process"}),
+    # processes and command, starting and stopping a child process, the
+    # process's garbage collector policy.
+    frozenset({"store", "simulate", "child_process", "collector"}),
     frozenset({"live"}),
     frozenset({"web"}),
     frozenset({"cli", "serve_process"}),

@@ -1,4 +1,4 @@
-"""The serving process's collector schedule (ligretto.web.play.collector):
+"""The serving process's collector schedule (ligretto.collector):
 short young collections, survivors frozen, everything collected now and then,
 and the collector handed back as it was found."""
 
@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from helpers.live_app import make_app
+from ligretto.collector import YOUNG, CollectorSchedule, collector_paused
 from ligretto.web.app import create_app
-from ligretto.web.play.collector import YOUNG, CollectorSchedule
 from ligretto.web.settings import Settings
 
 
@@ -154,3 +154,19 @@ def test_the_young_threshold_and_full_interval_are_settings(
         assert app.state.collector.full_every == 1800
     with pytest.raises(ValueError, match="gc_young"):
         Settings(data_dir=tmp_path, gc_young=5)
+
+
+def test_the_full_collection_waits_while_large_group_work_pauses_the_collector() -> None:
+    """The two policies know each other: no full walk of a heap that a large
+    import or reading has just filled, while it runs."""
+
+    async def scenario() -> None:
+        schedule = CollectorSchedule(freeze_every=0.01, full_every=0.01)
+        with collector_paused():
+            schedule.start()
+            await until(lambda: schedule.freezes >= 3)  # its times came, and went by
+            assert schedule.full_collections == 0
+        await until(lambda: schedule.full_collections >= 1)  # at once after the pause
+        await schedule.stop()
+
+    asyncio.run(scenario())

@@ -24,13 +24,11 @@ ask the same questions here and share one cache entry per answer.
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
@@ -66,11 +64,9 @@ __all__ = [
     "GroupQueries",
     "GroupStats",
     "MemberData",
-    "collector_paused",
     "kept_bytes",
     "league_key",
     "league_season",
-    "paused",
 ]
 
 T = TypeVar("T")
@@ -166,50 +162,6 @@ PREPARING_QUEUED = 16
 
 PREPARING_RETRY_AFTER = 5
 """Seconds a client waits before asking again for a large group's answer."""
-
-_collector_lock = threading.Lock()
-_collector_pauses = 0
-_collector_was_on = True
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while a large group is read or counted.
-
-    A collection of the oldest generation walks every object of the process
-    while holding the interpreter lock. Parsing a large export, or reading
-    every round of a large group, makes millions of objects and sets such
-    collections off: each held every other thread, the event loop with
-    every request and online table included, for 250–350 ms (measured on a
-    50,000-round import, docs/limits.md). Paused, the objects are still
-    freed by reference counting as soon as they are dropped; only cycles
-    wait for the collector's next run. Pauses nest across threads: the
-    collector runs again when the last one ends.
-    """
-    global _collector_pauses, _collector_was_on
-    with _collector_lock:
-        if _collector_pauses == 0:
-            _collector_was_on = gc.isenabled()
-            gc.disable()
-        _collector_pauses += 1
-    try:
-        yield
-    finally:
-        with _collector_lock:
-            _collector_pauses -= 1
-            if _collector_pauses == 0 and _collector_was_on:
-                gc.enable()
-
-
-def paused(work: Callable[[], T]) -> Callable[[], T]:
-    """*work*, run with the collector paused (:func:`collector_paused`); also for the pages."""
-
-    def run() -> T:
-        with collector_paused():
-            return work()
-
-    return run
-
 
 EXPORT_BATCH = 20
 """Games whose rounds one read of a streamed export fetches (at most 20,000 rounds, T1)."""

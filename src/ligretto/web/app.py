@@ -9,6 +9,7 @@ import anyio
 from fastapi import FastAPI
 
 from ligretto import __version__
+from ligretto.collector import CollectorSchedule
 from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.groups import GroupService
@@ -34,7 +35,6 @@ from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
-from ligretto.web.play.collector import CollectorSchedule
 from ligretto.web.ratelimit import RateLimit
 from ligretto.web.routing_headers import ProcessHeader
 from ligretto.web.security_headers import SecurityHeaders
@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await tables.restore()
         await lab.start()
         # What start-up and the restored tables left leaves the collector's
-        # walks before the first client is served (web/play/collector.py).
+        # walks before the first client is served (ligretto/collector.py).
         _app.state.collector.settle()
         try:
             yield

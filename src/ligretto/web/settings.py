@@ -12,6 +12,7 @@ import platformdirs
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ligretto.collector import FULL_EVERY, YOUNG
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.idempotency import (
@@ -32,7 +33,6 @@ from ligretto.web.http_protocol import (
 )
 from ligretto.web.lab.runner import LabLimits
 from ligretto.web.limits import BODY_GRACE_SECONDS, BODY_MIN_RATE, BodyPace
-from ligretto.web.play.collector import FULL_EVERY, YOUNG
 from ligretto.web.public_url import checked_public_url
 from ligretto.web.ratelimit import RateLimits
 from ligretto.web.server_options import (
@@ -141,7 +141,7 @@ class Settings(BaseSettings):
     gc_young: int = Field(YOUNG, ge=100, le=1_000_000)
     """New objects between two young collections of the cyclic garbage
     collector in a serving process (Python's own: 700); what survives is
-    frozen every second (web/play/collector.py, docs/limits.md)."""
+    frozen every second (ligretto/collector.py, docs/limits.md)."""
     gc_full_every: float = Field(FULL_EVERY, ge=60.0)
     """Seconds between two full collections, which free the reference cycles
     among frozen objects: one pause, longer the more seats are held."""

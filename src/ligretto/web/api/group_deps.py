@@ -10,7 +10,8 @@ from fastapi import Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.group_queries import PREPARING_RETRY_AFTER, paused
+from ligretto.collector import paused
+from ligretto.store.group_queries import PREPARING_RETRY_AFTER
 from ligretto.store.groups import GroupService
 from ligretto.web.api.group_schemas import GROUP_ERRORS
 from ligretto.web.api.schemas import ErrorOut

@@ -13,7 +13,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from ligretto.store.group_queries import HEAVY_WORK, collector_paused
+from ligretto.collector import collector_paused
+from ligretto.store.group_queries import HEAVY_WORK
 from ligretto.store.groups import GroupService
 from ligretto.store.results import CreatedGroup
 from ligretto.tafel.group_exchange import group_from_json

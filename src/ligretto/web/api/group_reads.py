@@ -17,7 +17,8 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
-from ligretto.store.group_queries import HEAVY_WORK, collector_paused, league_key, league_season
+from ligretto.collector import collector_paused
+from ligretto.store.group_queries import HEAVY_WORK, league_key, league_season
 from ligretto.store.results import StoredGroup
 from ligretto.tafel.errors import Code
 from ligretto.tafel.limits import MAX_NAME_LENGTH

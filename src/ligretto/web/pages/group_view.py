@@ -22,13 +22,13 @@ from fastapi.responses import Response
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
+from ligretto.collector import paused
 from ligretto.store.errors import GroupNotFoundError
 from ligretto.store.group_queries import (
     PREPARING_RETRY_AFTER,
     GroupLeague,
     league_key,
     league_season,
-    paused,
 )
 from ligretto.store.groups import GroupService
 from ligretto.store.results import StoredGroup

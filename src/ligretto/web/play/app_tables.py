@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import RedirectResponse
 
+from ligretto.collector import CollectorSchedule
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scoring.keeper import ScoreKeeper
 from ligretto.live.settings import TableSettings
@@ -13,7 +14,6 @@ from ligretto.live.table import Table
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.store.round_replays import Retention
 from ligretto.web.errors import ApiError
-from ligretto.web.play.collector import CollectorSchedule
 from ligretto.web.routing_headers import opened_table
 
 
