@@ -19,30 +19,26 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-from ligretto.web.charts import (
+from ligretto.web.chart_kit import (
     HEIGHT,
     MARGIN_BOTTOM,
     MARGIN_LEFT,
     MARGIN_TOP,
     WIDTH,
+    ValueAxis,
+    axis_label,
+    fmt,
     nice_step,
     seat_class,
     seat_colour,
+    tick,
+    x_ticks,
+    y_grid,
 )
-from ligretto.web.numbers import number
 
 MARGIN_RIGHT = 12
 BAND_COLOUR = "#1f5fbf"
 BAR_COLOUR = "#0f6b40"
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
-
-
-def _tick(value: float, language: str) -> str:
-    """A tick's whole number as *language* writes it, with a true minus sign."""
-    return number(language, value, 0)
 
 
 def _frame(chart_id: str, title: str, description: str) -> list[str]:
@@ -80,53 +76,34 @@ def rating_band_svg(
     highs = [m + 3 * s for m, s in zip(mus, sigmas, strict=True)]
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
     top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
-    step = nice_step(max(highs) - min(lows) or 10)
-    axis_low = math.floor(min(lows) / step) * step
-    axis_high = max(math.ceil(max(highs) / step) * step, axis_low + step)
+    axis = ValueAxis(min(lows), max(highs))
     count = max(len(mus) - 1, 1)
 
     def x_at(i: int) -> float:
         return left + (right - left) * i / count
 
     def y_at(v: float) -> float:
-        return bottom - (bottom - top) * (v - axis_low) / (axis_high - axis_low)
+        return axis.at(v, top, bottom)
 
     parts = _frame(chart_id, title, description)
     parts.append('<g class="chart-grid">')
-    tick = axis_low
-    while tick <= axis_high + 1e-9:
-        y = _fmt(y_at(tick))
-        css = "chart-zero" if tick == 0 else "chart-gridline"
-        parts.append(
-            f'<line class="{css}" x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#8884" />'
-            f'<text class="chart-tick" x="{left - 4}" y="{y}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="10">{_tick(tick, language)}</text>'
-        )
-        tick += step
-    game_step = max(1, nice_step(count, max_ticks=8))
-    for i in range(0, len(mus), game_step):
-        parts.append(
-            f'<text class="chart-tick" x="{_fmt(x_at(i))}" y="{bottom + 13}" '
-            f'text-anchor="middle" font-size="10">{_tick(i, language)}</text>'
-        )
-    parts.append(
-        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{HEIGHT - 3}" '
-        f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
-    )
+    parts.append(y_grid(axis.ticks(), y_at, left, right, language))
+    parts.append(x_ticks(len(mus) - 1, x_at, bottom, language))
+    parts.append(axis_label(x_label, left, right, HEIGHT - 3) + "</g>")
     fill = BAND_COLOUR if colour is None else seat_colour(colour)
     parts.append(f'<g class="chart-member {seat_class(colour)}">' if colour is not None else "<g>")
-    upper = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(highs)]
-    lower = [f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in reversed(list(enumerate(lows)))]
+    upper = [f"{fmt(x_at(i))},{fmt(y_at(v))}" for i, v in enumerate(highs)]
+    lower = [f"{fmt(x_at(i))},{fmt(y_at(v))}" for i, v in reversed(list(enumerate(lows)))]
     parts.append(
         f'<polygon class="chart-band" points="{" ".join(upper + lower)}" '
         f'fill="{fill}" fill-opacity="0.18" stroke="none" />'
     )
-    line = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(mus))
+    line = " ".join(f"{fmt(x_at(i))},{fmt(y_at(v))}" for i, v in enumerate(mus))
     parts.append(
         f'<polyline class="chart-mu" points="{line}" fill="none" stroke="{fill}" '
         'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round" />'
     )
-    conservative = " ".join(f"{_fmt(x_at(i))},{_fmt(y_at(v))}" for i, v in enumerate(lows))
+    conservative = " ".join(f"{fmt(x_at(i))},{fmt(y_at(v))}" for i, v in enumerate(lows))
     parts.append(
         f'<polyline class="chart-conservative" points="{conservative}" fill="none" '
         f'stroke="{fill}" stroke-width="1.5" stroke-dasharray="4 3" />'
@@ -169,44 +146,34 @@ def histogram_svg(
     bar = (right - left) / len(bins)
     parts = _frame(chart_id, title, description)
     parts.append('<g class="chart-grid">')
-    for tick in range(0, axis_high + 1, step):
-        y = _fmt(y_at(tick))
-        parts.append(
-            f'<line class="chart-gridline" x1="{left}" x2="{right}" y1="{y}" y2="{y}" '
-            f'stroke="#8884" /><text class="chart-tick" x="{left - 4}" y="{y}" '
-            f'text-anchor="end" dominant-baseline="middle" font-size="10">'
-            f"{_tick(tick, language)}</text>"
-        )
+    parts.append(y_grid(range(0, axis_high + 1, step), y_at, left, right, language, zero=False))
     label_every = max(1, math.ceil(len(bins) / 7))
     for i in range(0, len(bins), label_every):
         x = left + bar * i
         parts.append(
-            f'<text class="chart-tick" x="{_fmt(x)}" y="{bottom + 13}" text-anchor="middle" '
-            f'font-size="10">{_tick(first + i * width, language)}</text>'
+            f'<text class="chart-tick" x="{fmt(x)}" y="{bottom + 13}" text-anchor="middle" '
+            f'font-size="10">{tick(first + i * width, language)}</text>'
         )
     if first <= 0 < first + len(bins) * width:
         x = left + bar * (-first) / width
         parts.append(
-            f'<line class="chart-zero" x1="{_fmt(x)}" x2="{_fmt(x)}" y1="{top}" y2="{bottom}" '
+            f'<line class="chart-zero" x1="{fmt(x)}" x2="{fmt(x)}" y1="{top}" y2="{bottom}" '
             'stroke="#8888" />'
         )
-    parts.append(
-        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{HEIGHT - 3}" '
-        f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
-    )
+    parts.append(axis_label(x_label, left, right, HEIGHT - 3) + "</g>")
     for i, count in enumerate(bins):
         if not count:
             continue
         bar_x, bar_y = left + bar * i + 1, y_at(count)
         lo = first + i * width
         span = (
-            _tick(lo, language)
+            tick(lo, language)
             if width == 1
-            else f"{_tick(lo, language)}…{_tick(lo + width - 1, language)}"
+            else f"{tick(lo, language)}…{tick(lo + width - 1, language)}"
         )
         parts.append(
-            f'<rect class="chart-bar" x="{_fmt(bar_x)}" y="{_fmt(bar_y)}" '
-            f'width="{_fmt(max(bar - 2, 1))}" height="{_fmt(bottom - bar_y)}" '
+            f'<rect class="chart-bar" x="{fmt(bar_x)}" y="{fmt(bar_y)}" '
+            f'width="{fmt(max(bar - 2, 1))}" height="{fmt(bottom - bar_y)}" '
             f'fill="{BAR_COLOUR}"><title>{span}: {count}</title></rect>'
         )
     parts.append("</svg>")

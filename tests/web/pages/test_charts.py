@@ -8,20 +8,17 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ligretto.tafel.limits import MAX_NAME_LENGTH
-from ligretto.web.charts import (
-    DIRECT_LABELS_MAX,
+from ligretto.web.chart_kit import (
     HEIGHT,
     LABEL_SIZE,
-    Series,
-    direct_labels,
     legend_key,
     nice_step,
-    running_totals_svg,
     seat_colours,
     seat_dash,
     spread_labels,
     text_width,
 )
+from ligretto.web.charts import DIRECT_LABELS_MAX, Series, direct_labels, running_totals_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

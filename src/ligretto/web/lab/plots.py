@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from ligretto.web.charts import WIDTH, marker, nice_step, seat_class, seat_colour, seat_dash
+from ligretto.web.chart_kit import WIDTH, marker, nice_step, seat_class, seat_colour, seat_dash
 from ligretto.web.numbers import number
 
 __all__ = ["Interval", "interval_svg", "stack_svg"]

@@ -16,14 +16,8 @@ from markupsafe import Markup
 
 from ligretto.tafel import Game, Mode, Round
 from ligretto.tafel.ending import FamilyNote, deciding_round
-from ligretto.web.charts import (
-    Series,
-    direct_labels,
-    legend_key,
-    running_totals_svg,
-    seat_class,
-    seat_colours,
-)
+from ligretto.web.chart_kit import legend_key, seat_class, seat_colours
+from ligretto.web.charts import Series, direct_labels, running_totals_svg
 from ligretto.web.text import N_, gettext
 
 COMPACT_FROM = 7
