@@ -249,7 +249,7 @@ def test_t1_a_look_alike_name_is_no_new_member(client: TestClient) -> None:
 def test_t6_the_streamed_export_is_the_exchange_format_byte_for_byte(
     client: TestClient,
 ) -> None:
-    from ligretto.store.group_queries import EXPORT_BATCH
+    from ligretto.store.group_export import EXPORT_BATCH
     from ligretto.tafel.exchange import game_to_json
     from ligretto.tafel.group_exchange import to_text
 

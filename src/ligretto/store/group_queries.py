@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -39,11 +39,10 @@ from sqlalchemy.engine import Row
 from ligretto.store import group_repository as sql
 from ligretto.store.database import busy_guard
 from ligretto.store.results import StoredGroup
-from ligretto.tafel import Round
 from ligretto.tafel.ending import FamilyNote, family_note
 from ligretto.tafel.errors import Code, GroupError
 from ligretto.tafel.family import FamilyTable, family_table
-from ligretto.tafel.group_exchange import group_json_chunks, group_to_json
+from ligretto.tafel.group_exchange import group_to_json
 from ligretto.tafel.names import name_key
 from ligretto.tafel.ratings import League, Rating, RatingMemo, league, rate
 from ligretto.tafel.stats import (
@@ -162,28 +161,6 @@ PREPARING_QUEUED = 16
 
 PREPARING_RETRY_AFTER = 5
 """Seconds a client waits before asking again for a large group's answer."""
-
-EXPORT_BATCH = 20
-"""Games whose rounds one read of a streamed export fetches (at most 20,000 rounds, T1)."""
-
-EXPORT_PIECE = 256 * 1024
-"""Bytes of JSON text gathered before a piece of a streamed export is sent."""
-
-
-def _joined(pieces: Iterator[str], size: int) -> Iterator[bytes]:
-    """*pieces* as UTF-8, gathered into pieces of about *size* bytes (fewer, larger writes)."""
-    gathered: list[bytes] = []
-    length = 0
-    for piece in pieces:
-        data = piece.encode()
-        gathered.append(data)
-        length += len(data)
-        if length >= size:
-            yield b"".join(gathered)
-            gathered, length = [], 0
-    if gathered:
-        yield b"".join(gathered)
-
 
 ROUND_BYTES = 300
 """Bytes a kept round takes besides its players' counts (measured with tracemalloc)."""
@@ -376,46 +353,10 @@ class GroupQueries:
             games=games,
         )
 
-    def export_stream(self, group_id: str) -> Iterator[bytes]:
-        """The export of :meth:`export_json` as UTF-8 JSON text, read and written in pieces.
-
-        The group and its games' rows are read now (an unknown group raises
-        here, before anything is sent); the rounds are read
-        :data:`EXPORT_BATCH` games at a time, each batch in its own short
-        read, and written out before the next is read. So a group of any
-        size holds at most one batch in memory and no lock or transaction
-        for the time the client takes to read. Each game is as it is when
-        its batch is read; games kept for the statistics are taken from
-        memory. Iterate in a thread: every piece is reading and encoding.
-        """
-        with busy_guard(), self.engine.connect() as conn:
-            row, group = sql.read_group(conn, group_id, "share")
-            rows = sql.read_game_rows(conn, group_id)
-            conn.rollback()
-        stored = sql.stored_group(row, group, len(rows))
-        pieces = group_json_chunks(
-            group_id=stored.id,
-            version=stored.version,
-            name=stored.name,
-            members=stored.members,
-            season=stored.season,
-            games=self._games_in_batches(rows),
-        )
-        return _joined(pieces, EXPORT_PIECE)
-
-    def _games_in_batches(self, rows: Sequence[Row[Any]]) -> Iterator[PlayedGame]:
-        for start in range(0, len(rows), EXPORT_BATCH):
-            batch = rows[start : start + EXPORT_BATCH]
-            with self._lock:
-                known = {r.id: self._games.get((r.id, r.version, r.played_at)) for r in batch}
-            missing = [game_id for game_id, played in known.items() if played is None]
-            rounds: dict[str, list[Round]] = {}
-            if missing:
-                with busy_guard(), self.engine.connect() as conn:
-                    rounds = sql.read_rounds_of(conn, missing)
-                    conn.rollback()
-            for r in batch:
-                yield known[r.id] or sql.played_game(r, rounds.get(r.id, []))
+    def kept_games(self, rows: Sequence[Row[Any]]) -> dict[str, PlayedGame | None]:
+        """The games of *rows* that are kept as they are in the rows (None: not kept)."""
+        with self._lock:
+            return {r.id: self._games.get((r.id, r.version, r.played_at)) for r in rows}
 
     # ---------------------------------------------------------- reading, kept
     def played_games(self, group_id: str) -> tuple[StoredGroup, list[PlayedGame]]:

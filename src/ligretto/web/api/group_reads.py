@@ -18,6 +18,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 
 from ligretto.collector import collector_paused
+from ligretto.store.group_export import export_stream
 from ligretto.store.group_queries import HEAVY_WORK, league_key, league_season
 from ligretto.store.results import StoredGroup
 from ligretto.tafel.errors import Code
@@ -162,7 +163,7 @@ async def export_group(group_id: str, service: Groups) -> StreamingResponse:
     so a large group neither fills memory nor holds the server's event loop.
     """
     large = await run_in_threadpool(service.queries.large, group_id)
-    pieces = await run_in_threadpool(service.queries.export_stream, group_id)
+    pieces = await run_in_threadpool(export_stream, service.queries, group_id)
     return StreamingResponse(
         iterate_in_threadpool(_paused_pieces(pieces, large)),
         media_type="application/json",
