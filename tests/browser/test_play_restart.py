@@ -16,19 +16,14 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import PHONE, NewPage, Shoot
 from helpers.live_client import api
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LoggedServer]:
-    logged = LoggedServer(tmp_path / "data", tmp_path / "server.log")
-    logged.start()
-    try:
-        yield logged
-    finally:
-        logged.stop()
+    yield from running(tmp_path)
 
 
 def play_cards(page: Page, moves: int) -> None:

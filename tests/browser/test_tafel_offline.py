@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 from helpers.tafel_phones import create_game, enter_round, save_stacks, wait_until_kept_offline
 from helpers.tafel_vectors import VECTORS
 
@@ -174,12 +174,7 @@ def test_a_round_from_another_phone_meanwhile_is_a_conflict_settled_without_loss
 
 @pytest.fixture
 def stoppable(tmp_path: Path) -> Iterator[LoggedServer]:
-    server = LoggedServer(tmp_path / "data", tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running(tmp_path)
 
 
 def test_the_server_stopped_and_started_again_loses_nothing(

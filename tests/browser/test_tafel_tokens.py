@@ -16,18 +16,13 @@ import pytest
 from playwright.sync_api import Request, expect
 
 from helpers.browser import NewPage, Shoot
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedServer]:
     folder = tmp_path_factory.mktemp("tafel-logged")
-    logged = LoggedServer(folder / "data", folder / "server.log")
-    logged.start()
-    try:
-        yield logged
-    finally:
-        logged.stop()
+    yield from running(folder)
 
 
 def test_a_whole_game_never_sends_the_edit_token_in_an_address_or_referer(

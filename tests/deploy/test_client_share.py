@@ -23,7 +23,7 @@ from contextlib import ExitStack
 import httpx
 import pytest
 
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 from helpers.raw_http import WAIT, Exchange, connect, request_head
 from ligretto.web.client_share import RETRY_AFTER_SECONDS
 
@@ -40,12 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedServer]:
     folder = tmp_path_factory.mktemp("share")
     # The trickling bodies are held for the whole test, not refused for their pace.
     env = {"LIGRETTO_MAX_CONNECTIONS": str(MAX_CONNECTIONS), "LIGRETTO_BODY_TIMEOUT": "120"}
-    process = LoggedServer(folder / "data", folder / "server.log", env=env)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from running(folder, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +50,7 @@ def behind_proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedSer
         "LIGRETTO_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
         "LIGRETTO_TRUSTED_PROXIES": '["127.0.0.1"]',
     }
-    process = LoggedServer(folder / "data", folder / "server.log", env=env)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from running(folder, env=env)
 
 
 def _new_game(base: str) -> dict[str, str]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 
 pytestmark = pytest.mark.slow
 
@@ -54,12 +54,7 @@ def quick_timeouts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedS
     """A process that gives a connection one second for its headers."""
     folder = tmp_path_factory.mktemp("exposed-timeouts")
     env = {"LIGRETTO_HEADER_TIMEOUT": "1", "LIGRETTO_KEEP_ALIVE_TIMEOUT": "1"}
-    server = LoggedServer(folder / "data", folder / "server.log", env=env)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running(folder, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +65,7 @@ def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedServer]:
         "LIGRETTO_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
         "LIGRETTO_TRUSTED_PROXIES": '["127.0.0.1"]',
     }
-    server = LoggedServer(folder / "data", folder / "server.log", env=env)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running(folder, env=env)
 
 
 def test_idle_connections_are_closed_and_the_next_request_is_answered(

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from helpers.group_load import peak_rss_mb
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 from helpers.raw_http import WAIT, Exchange, HealthProbe, request_head
 from ligretto.web.http_protocol import MAX_HEADERS, MAX_URL_BYTES
 from ligretto.web.limits import MIB
@@ -32,14 +32,7 @@ PEAK_MEMORY_MB = 300
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoggedServer]:
     """A process that gives a body one second before its pace applies."""
     folder = tmp_path_factory.mktemp("bounds")
-    process = LoggedServer(
-        folder / "data", folder / "server.log", env={"LIGRETTO_BODY_TIMEOUT": "1"}
-    )
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from running(folder, env={"LIGRETTO_BODY_TIMEOUT": "1"})
 
 
 def _flood(server: LoggedServer, first: bytes, piece: bytes, total: int) -> Exchange:

@@ -12,7 +12,7 @@ The tests of tables that outlive the server also stop it the hard way
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ligretto.child_process import free_port
@@ -62,3 +62,18 @@ class LoggedServer:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+def running(
+    folder: Path, *, database_url: str | None = None, env: Mapping[str, str] | None = None
+) -> Iterator[LoggedServer]:
+    """A fixture's server (``yield from running(folder, …)``): ``ligretto serve``
+    on ``folder/data`` with its log in ``folder/server.log``, stopped after."""
+    server = LoggedServer(
+        folder / "data", folder / "server.log", database_url=database_url, env=env
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

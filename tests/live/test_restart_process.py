@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from helpers.live_client import MOVES_PER_SECOND, Person, api
-from helpers.logged_server import LoggedServer
+from helpers.logged_server import LoggedServer, running
 from ligretto.live.journal import INTERVAL
 
 pytestmark = pytest.mark.slow
@@ -185,23 +185,13 @@ def assert_on_the_tafel(game: Game, rounds: list[dict[str, Any]]) -> None:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LoggedServer]:
-    logged = LoggedServer(tmp_path / "data", tmp_path / "server.log")
-    logged.start()
-    try:
-        yield logged
-    finally:
-        logged.stop()
+    yield from running(tmp_path)
 
 
 @pytest.fixture
 def server_on(database_url: str, tmp_path: Path) -> Iterator[LoggedServer]:
     """On SQLite and on PostgreSQL (a fresh schema; ``database_url`` in tests/conftest.py)."""
-    logged = LoggedServer(tmp_path / "data", tmp_path / "server.log", database_url=database_url)
-    logged.start()
-    try:
-        yield logged
-    finally:
-        logged.stop()
+    yield from running(tmp_path, database_url=database_url)
 
 
 def test_sigterm_mid_round_loses_nothing_and_the_game_plays_to_its_end(
