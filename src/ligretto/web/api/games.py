@@ -12,8 +12,8 @@ from ligretto.store import CreatedGame
 from ligretto.web.api.errors import NOT_JSON, content_type_problem
 from ligretto.web.api.responses import created_out, game_out, set_version
 from ligretto.web.api.schemas import ERRORS, CreatedOut, ErrorOut, GameIn, GameOut, WriteOut
-from ligretto.web.api.writes import game_written, written
-from ligretto.web.deps import EditToken, ExpectedVersion, GameDep, Service
+from ligretto.web.api.writes import GameWriter
+from ligretto.web.deps import GameDep, Service
 from ligretto.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -111,35 +111,15 @@ def get_game(stored: GameDep, request: Request, response: Response) -> GameOut:
 
 
 @router.post("/{game_id}/finish", responses=ERRORS)
-async def finish_game(
-    game_id: str,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def finish_game(w: GameWriter) -> WriteOut:
     """Beenden (T5): no more rounds. Also ends a target game early."""
-    return await written(
-        response,
-        lambda: game_written(request, service.finish(game_id, token, expected_version=version)),
-    )
+    return await w.answer(lambda: w.service.finish(w.game_id, w.token, expected_version=w.version))
 
 
 @router.post("/{game_id}/score", responses=ERRORS)
-async def score_game(
-    game_id: str,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def score_game(w: GameWriter) -> WriteOut:
     """Werten (T5): the final ranking with the winner or winners (finishes first)."""
-    return await written(
-        response,
-        lambda: game_written(request, service.score(game_id, token, expected_version=version)),
-    )
+    return await w.answer(lambda: w.service.score(w.game_id, w.token, expected_version=w.version))
 
 
 _UNDO_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -149,14 +129,7 @@ _UNDO_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/{game_id}/undo", responses=_UNDO_ERRORS)
-async def undo_last_change(
-    game_id: str,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def undo_last_change(w: GameWriter) -> WriteOut:
     """Undo (T6): take back the last save or removal of a round, exactly.
 
     Needs ``If-Match`` with the version that change made (its answer's
@@ -164,13 +137,11 @@ async def undo_last_change(
     ``round`` is the round as the Undo left it (removed, pending again,
     back with its earlier counts, or back at its place).
     """
+    version = w.version
     if version is None:
         raise ApiError(
             428,
             "precondition_required",
             "an Undo needs If-Match: the game version the change to undo made (its ETag)",
         )
-    return await written(
-        response,
-        lambda: game_written(request, service.undo_last(game_id, token, expected_version=version)),
-    )
+    return await w.answer(lambda: w.service.undo_last(w.game_id, w.token, expected_version=version))

@@ -31,7 +31,7 @@ from ligretto.web.api.group_schemas import (
     MembersIn,
 )
 from ligretto.web.api.responses import created_out, set_version
-from ligretto.web.api.writes import Written, group_written, written
+from ligretto.web.api.writes import GroupWriter, Written, written
 from ligretto.web.deps import ExpectedVersion, group_edit_link
 from ligretto.web.errors import ApiError
 from ligretto.web.public_url import absolute
@@ -68,15 +68,7 @@ def get_group(group_id: str, service: Groups, request: Request, response: Respon
 
 
 @router.patch("/{group_id}", responses=GROUP_ERRORS)
-async def update_group(
-    group_id: str,
-    body: GroupPatchIn,
-    service: Groups,
-    token: GroupToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> GroupOut:
+async def update_group(body: GroupPatchIn, w: GroupWriter) -> GroupOut:
     """Rename the group or set its season (``"season": null`` goes back to calendar years)."""
     given = body.model_fields_set
     if not given:
@@ -88,30 +80,16 @@ async def update_group(
         kwargs["season"] = (
             None if body.season is None else season_from_json(body.season.model_dump())
         )
-    return await written(
-        response,
-        lambda: group_written(
-            request, service.update_group(group_id, token, expected_version=version, **kwargs)
-        ),
+    return await w.answer(
+        lambda: w.service.update_group(w.group_id, w.token, expected_version=w.version, **kwargs)
     )
 
 
 @router.post("/{group_id}/members", responses=GROUP_ERRORS)
-async def add_members(
-    group_id: str,
-    body: MembersIn,
-    service: Groups,
-    token: GroupToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> GroupOut:
+async def add_members(body: MembersIn, w: GroupWriter) -> GroupOut:
     """New members, each under the one name rule and unique in the group (T1)."""
-    return await written(
-        response,
-        lambda: group_written(
-            request, service.add_members(group_id, token, body.names, expected_version=version)
-        ),
+    return await w.answer(
+        lambda: w.service.add_members(w.group_id, w.token, body.names, expected_version=w.version)
     )
 
 
@@ -150,47 +128,23 @@ async def create_group_game(
 
 
 @router.put("/{group_id}/games/{game_id}", responses=GROUP_ERRORS)
-async def add_group_game(
-    group_id: str,
-    game_id: str,
-    body: AddGameIn,
-    service: Groups,
-    token: GroupToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> GroupOut:
+async def add_group_game(game_id: str, body: AddGameIn, w: GroupWriter) -> GroupOut:
     """Add an existing game to the group (its ``edit_token`` in the body)."""
-    return await written(
-        response,
-        lambda: group_written(
-            request,
-            service.add_game(
-                group_id,
-                token,
-                game_id,
-                body.edit_token,
-                new_members=body.new_members,
-                expected_version=version,
-            ),
-        ),
+    return await w.answer(
+        lambda: w.service.add_game(
+            w.group_id,
+            w.token,
+            game_id,
+            body.edit_token,
+            new_members=body.new_members,
+            expected_version=w.version,
+        )
     )
 
 
 @router.delete("/{group_id}/games/{game_id}", responses=GROUP_ERRORS)
-async def remove_group_game(
-    group_id: str,
-    game_id: str,
-    service: Groups,
-    token: GroupToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> GroupOut:
+async def remove_group_game(game_id: str, w: GroupWriter) -> GroupOut:
     """Take a game out of the group; the game itself stays as it is."""
-    return await written(
-        response,
-        lambda: group_written(
-            request, service.remove_game(group_id, token, game_id, expected_version=version)
-        ),
+    return await w.answer(
+        lambda: w.service.remove_game(w.group_id, w.token, game_id, expected_version=w.version)
     )

@@ -6,37 +6,26 @@ store's work and the answer's model in one trip to a worker thread.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.web.api.responses import set_version
 from ligretto.web.api.schemas import ERRORS, RoundOpenIn, RoundOut, RoundPutIn, WriteOut
-from ligretto.web.api.writes import game_written, written
-from ligretto.web.deps import EditToken, ExpectedVersion, Service
+from ligretto.web.api.writes import GameWriter
+from ligretto.web.deps import Service
 from ligretto.web.errors import ApiError
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
 
 
 @router.post("", status_code=201, responses=ERRORS)
-async def open_round(
-    game_id: str,
-    body: RoundOpenIn,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def open_round(body: RoundOpenIn, w: GameWriter) -> WriteOut:
     """Save a new round with the stack counts only (T2); complete it with PUT."""
-    out = await written(
-        response,
-        lambda: game_written(
-            request, service.open_round(game_id, token, body.stacks, expected_version=version)
-        ),
+    out = await w.answer(
+        lambda: w.service.open_round(w.game_id, w.token, body.stacks, expected_version=w.version)
     )
     if out.round is not None:
-        response.headers["Location"] = f"/api/games/{game_id}/rounds/{out.round.n}"
+        w.response.headers["Location"] = f"/api/games/{w.game_id}/rounds/{out.round.n}"
     return out
 
 
@@ -57,52 +46,28 @@ async def get_round(game_id: str, n: int, service: Service, response: Response) 
 
 
 @router.put("/{n}", responses=ERRORS)
-async def put_round(
-    game_id: str,
-    n: int,
-    body: RoundPutIn,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def put_round(n: int, body: RoundPutIn, w: GameWriter) -> WriteOut:
     """``{"middle": …}`` completes the pending round (T3); with ``stacks`` and/or
     ``middle`` it corrects any round (T6). ``"confirm": true`` saves a round T3
     finds implausible."""
     if body.stacks is None and body.middle is None:
         raise ApiError(422, "nothing_to_change", "give the middle counts, the stacks, or both")
-    return await written(
-        response,
-        lambda: game_written(
-            request,
-            service.put_round(
-                game_id,
-                token,
-                n,
-                stacks=body.stacks,
-                middle=body.middle,
-                confirm=body.confirm,
-                expected_version=version,
-            ),
-        ),
+    return await w.answer(
+        lambda: w.service.put_round(
+            w.game_id,
+            w.token,
+            n,
+            stacks=body.stacks,
+            middle=body.middle,
+            confirm=body.confirm,
+            expected_version=w.version,
+        )
     )
 
 
 @router.delete("/{n}", responses=ERRORS)
-async def delete_round(
-    game_id: str,
-    n: int,
-    service: Service,
-    token: EditToken,
-    version: ExpectedVersion,
-    request: Request,
-    response: Response,
-) -> WriteOut:
+async def delete_round(n: int, w: GameWriter) -> WriteOut:
     """Remove the last round (T6); earlier rounds are corrected with PUT instead."""
-    return await written(
-        response,
-        lambda: game_written(
-            request, service.remove_last_round(game_id, token, n, expected_version=version)
-        ),
+    return await w.answer(
+        lambda: w.service.remove_last_round(w.game_id, w.token, n, expected_version=w.version)
     )
