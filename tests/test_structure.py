@@ -30,8 +30,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"sim"}),
     # Adapters around the core: the database, the simulator's worker
     # processes and command, starting and stopping a child process, the
-    # process's garbage collector policy.
-    frozenset({"store", "simulate", "child_process", "collector"}),
+    # process's garbage collector policy, the series of /metrics (counted
+    # by online play and the web app alike).
+    frozenset({"store", "simulate", "child_process", "collector", "metrics"}),
     frozenset({"live"}),
     frozenset({"web"}),
     frozenset({"cli", "serve_process"}),

@@ -63,6 +63,13 @@ def serve(
             "each request reached; never its Host header).",
         ),
     ] = None,
+    metrics_address: Annotated[
+        str | None,
+        typer.Option(
+            help="HOST:PORT where /metrics is served for Prometheus, beside the app's own "
+            "address (default: LIGRETTO_METRICS_ADDRESS, else not served; docs/deploy.md).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web app: the Tafel (score board) and its JSON API."""
     import socket
@@ -82,6 +89,8 @@ def serve(
         overrides["process_id"] = process_id
     if public_url is not None:
         overrides["public_url"] = public_url
+    if metrics_address is not None:
+        overrides["metrics_address"] = metrics_address
     settings = Settings(**overrides)  # type: ignore[arg-type]
     if "process_id" not in settings.model_fields_set:
         # Stable across restarts: the same process slot keeps its name.

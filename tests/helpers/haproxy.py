@@ -32,14 +32,26 @@ def haproxy_binary() -> str:
     return found
 
 
-def render_config(listen_port: int, servers: Sequence[int], bind_options: str = "") -> str:
+def render_config(
+    listen_port: int,
+    servers: Sequence[int],
+    bind_options: str = "",
+    metrics_port: int | None = None,
+    metrics_servers: Sequence[int] = (),
+) -> str:
     """The shipped configuration listening on ``listen_port``, one server per port
     (and its local peer on a free port); ``bind_options`` are added to the
-    ``bind`` line (``accept-proxy`` lets a test name the client's address)."""
+    ``bind`` line (``accept-proxy`` lets a test name the client's address).
+    The ``metrics`` frontend listens on ``metrics_port`` (a free port if not
+    given), with one server per port of ``metrics_servers`` (the shipped ones
+    if none)."""
     text = CONFIG.read_text()
     bind = f"    bind 127.0.0.1:{listen_port} {bind_options}".rstrip()
-    text, binds = re.subn(r"^    bind 127\.0\.0\.1:\d+$", bind, text, flags=re.M)
-    assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:PORT` line"
+    text, binds = re.subn(r"^    bind 127\.0\.0\.1:8000$", bind, text, flags=re.M)
+    assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:8000` line"
+    metrics_bind = f"    bind 127.0.0.1:{metrics_port or free_port()}"
+    text, binds = re.subn(r"^    bind 127\.0\.0\.1:18000$", metrics_bind, text, flags=re.M)
+    assert binds == 1, "deploy/haproxy.cfg: expected one `bind 127.0.0.1:18000` line"
     text, peers = re.subn(
         r"^    peer proxy1 127\.0\.0\.1:\d+$",
         f"    peer proxy1 127.0.0.1:{free_port()}",
@@ -50,6 +62,15 @@ def render_config(listen_port: int, servers: Sequence[int], bind_options: str = 
     lines = [f"    server p{n} 127.0.0.1:{port} id {n}" for n, port in enumerate(servers, start=1)]
     text, count = re.subn(r"(^    server p\d+ .*\n)+", "\n".join(lines) + "\n", text, flags=re.M)
     assert count == 1, "deploy/haproxy.cfg: expected one block of `server` lines"
+    if metrics_servers:
+        lines = [
+            f"    server m{n} 127.0.0.1:{port} id {n}"
+            for n, port in enumerate(metrics_servers, start=1)
+        ]
+        text, count = re.subn(
+            r"(^    server m\d+ .*\n)+", "\n".join(lines) + "\n", text, flags=re.M
+        )
+        assert count == 1, "deploy/haproxy.cfg: expected one block of `server m…` lines"
     return text
 
 
@@ -62,12 +83,18 @@ class HAProxy:
         servers: Sequence[int],
         bind_options: str = "",
         rate_limits: bool = True,
+        metrics_servers: Sequence[int] = (),
     ) -> None:
         self.binary = haproxy_binary()
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.metrics_port = free_port()
+        self.metrics_url = f"http://127.0.0.1:{self.metrics_port}"
+        """The ``metrics`` frontend (the processes' ``--metrics-address``)."""
         self.config = directory / "haproxy.cfg"
-        self.config.write_text(render_config(self.port, servers, bind_options))
+        self.config.write_text(
+            render_config(self.port, servers, bind_options, self.metrics_port, metrics_servers)
+        )
         self.log_path = directory / "haproxy.log"
         # The proxy's rate limits follow LIGRETTO_RATE_LIMITS as the processes'
         # do; set here, since the test suite turns the processes' off by default.

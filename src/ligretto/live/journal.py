@@ -22,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from ligretto.metrics.series import JOURNAL_BATCH_ACTIONS, JOURNAL_COMMIT, JOURNAL_FAILURES
 from ligretto.store.live_tables import StoredAction
 from ligretto.store.round_replays import KeptRound
 
@@ -141,6 +143,7 @@ class Journal:
             states = {code: snapshot() for code, snapshot in self._changed.items()}
             actions, closes, rounds = self._actions, self._closes, self._rounds
             self._changed, self._actions, self._closes, self._rounds = {}, [], {}, []
+            began = time.perf_counter()
             try:
                 if rounds:
                     await asyncio.to_thread(self.writer.write, states, actions, closes, rounds)
@@ -148,9 +151,13 @@ class Journal:
                     await asyncio.to_thread(self.writer.write, states, actions, closes)
             except Exception:
                 self.failures += 1
+                JOURNAL_FAILURES.inc()
                 self._keep(states, actions, closes)
                 self._rounds[:0] = rounds
                 raise
+            # From handing the batch to the thread to its commit (/metrics).
+            JOURNAL_COMMIT.observe(time.perf_counter() - began)
+            JOURNAL_BATCH_ACTIONS.observe(len(actions))
             self.batches += 1
 
     def _keep(

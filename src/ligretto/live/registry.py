@@ -143,6 +143,10 @@ class TableRegistry:
     def __len__(self) -> int:
         return len(self._tables)
 
+    def open_tables(self) -> list[Table]:
+        """The tables this process runs now (a copy: the registry may change meanwhile)."""
+        return list(self._tables.values())
+
     def get(self, code: str) -> Table | None:
         return self._tables.get(code.upper())
 

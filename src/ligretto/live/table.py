@@ -68,6 +68,7 @@ from ligretto.live.seating import BotSpec
 from ligretto.live.settings import TableSettings
 from ligretto.live.stall import StallGuard
 from ligretto.live.state import TableState
+from ligretto.metrics.moves import MOVES
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import StoredAction
 
@@ -192,6 +193,8 @@ class Table(TableQueries):
         arrive wins) and the table's task is not woken for every move.
         """
         command = FromClient(conn, message, self.settings.clock.monotonic())
+        if type(message) is Move:
+            MOVES.received += 1  # a plain integer (ligretto.metrics.moves)
         task = self._task
         if self.queue.empty() and task is not None and not task.done():
             self._run_command(command)
@@ -293,6 +296,9 @@ class Table(TableQueries):
     def _handle(self, command: Command) -> None:
         if isinstance(command, FromClient):
             self._on_message(command.conn, command.message, command.at)
+            if type(command.message) is Move:
+                # Accepted or refused, its answer is queued now (/metrics).
+                MOVES.answer(self.settings.clock.monotonic() - command.at)
         elif isinstance(command, Left):
             seat_commands.left(self, command.conn)
         elif isinstance(command, BotMove):

@@ -30,12 +30,14 @@ from ligretto.web.health import router as health_router
 from ligretto.web.lab import StudyLab
 from ligretto.web.lab import router as lab_router
 from ligretto.web.limits import BodyLimits
+from ligretto.web.metrics import MetricsPublisher
 from ligretto.web.origin_check import OriginCheck
 from ligretto.web.pages import ERROR_PAGES
 from ligretto.web.pages import install as install_pages
 from ligretto.web.play import router as play_router
 from ligretto.web.play import start_tables, stop_tables
 from ligretto.web.ratelimit import RateLimit
+from ligretto.web.request_metrics import RequestMetrics
 from ligretto.web.routing_headers import ProcessHeader
 from ligretto.web.security_headers import SecurityHeaders
 from ligretto.web.settings import Settings
@@ -67,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     loop_lag = LoopLag()
     # The strategy lab's queue; its process pool lives as long as the app serves.
     lab = StudyLab(StudyStore(engine, owner=settings.process_id), settings.lab_limits())
+    # The figures for /metrics, served on their own address if one is set.
+    metrics = MetricsPublisher(lab, settings.metrics_address)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -92,12 +96,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await tables.restore()
         await lab.start()
+        metrics.start(tables)
         # What start-up and the restored tables left leaves the collector's
         # walks before the first client is served (ligretto/collector.py).
         _app.state.collector.settle()
         try:
             yield
         finally:
+            await metrics.stop()
             await lab.stop()
             await stop_tables(_app)
             await loop_lag.stop()
@@ -122,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.groups = groups
     app.state.loop_lag = loop_lag
     app.state.lab = lab
+    app.state.metrics = metrics
     # A missing game or a wrong edit link: JSON under /api/, a page elsewhere.
     install_error_handlers(app, pages=ERROR_PAGES)
     install_group_errors(app, pages={})
@@ -149,6 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     # Which process answered, for a proxy's routing by table code (docs/deploy.md).
     app.add_middleware(ProcessHeader, process_id=settings.process_id)
+    # Every answer counted by route and status, refusals included (/metrics).
+    app.add_middleware(RequestMetrics)
     # Outside all of them: an open WebSocket writes its messages unwrapped.
     app.add_middleware(DirectSend)
     app.include_router(health_router)  # /healthz, for the proxy's health checks

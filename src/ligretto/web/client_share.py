@@ -27,6 +27,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ligretto.metrics.series import REFUSALS
 from ligretto.web.middleware_refusals import send_refusal
 from ligretto.web.ratelimit import RateLimits, client_address, client_key
 
@@ -97,7 +98,12 @@ class ClientShare:
             counts.give_back(client)
 
 
+#: Refusals counted for /metrics (the connections' share: ligretto.web.http_protocol).
+_REFUSED: Final = REFUSALS.labels(limit="client_share_requests")
+
+
 async def _refuse(scope: Scope, send: Send) -> None:
+    _REFUSED.inc()
     if scope["type"] == "websocket":
         # Closing before accepting refuses the handshake; 1013: try again later.
         await send({"type": "websocket.close", "code": 1013, "reason": "too_many_at_once"})

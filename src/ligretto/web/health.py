@@ -13,7 +13,8 @@ one event loop: work that holds it (a large JSON encoded in a route, a
 statement run without a thread) stalls them all at once. :class:`LoopLag`
 is the watchdog that shows such a stall: a small task that sleeps
 :data:`LAG_INTERVAL` again and again and records how much later than asked
-it wakes. There is no ``/metrics`` endpoint; the figures are in this answer.
+it wakes. Its figures are in this answer, and each measurement goes to
+``ligretto_event_loop_lag_seconds`` for ``/metrics`` (:mod:`ligretto.web.metrics`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from ligretto.metrics.series import LOOP_LAG
 from ligretto.store.notify import NotifyListener
 
 router = APIRouter()
@@ -67,7 +69,9 @@ class LoopLag:
 
     def record(self, at: float, lag: float) -> None:
         """One measurement: woke *lag* seconds late at monotonic time *at*."""
-        self._samples.append((at, max(0.0, lag)))
+        lag = max(0.0, lag)
+        self._samples.append((at, lag))
+        LOOP_LAG.observe(lag)
         while self._samples and self._samples[0][0] < at - self.window:
             self._samples.popleft()
 

@@ -33,6 +33,7 @@ from typing import ClassVar, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from ligretto.metrics.series import REFUSALS
 from ligretto.web.client_share import RETRY_AFTER_SECONDS, ClientCounts
 from ligretto.web.closing import close_after_answer
 from ligretto.web.http_refusals import (
@@ -42,6 +43,15 @@ from ligretto.web.http_refusals import (
     url_too_long,
 )
 from ligretto.web.ratelimit import Networks, client_key, in_networks
+
+#: Refusals counted for /metrics, by the refusal's code (one client's share
+#: of the connections under its own name: the requests' is client_share's).
+_REFUSED: Final = {
+    "headers_too_large": REFUSALS.labels(limit="headers_too_large"),
+    "url_too_long": REFUSALS.labels(limit="url_too_long"),
+    "too_many_at_once": REFUSALS.labels(limit="client_share_connections"),
+}
+_HEADERS_TOO_LATE: Final = REFUSALS.labels(limit="headers_too_slow")
 
 HEADER_SECONDS: Final = 10.0
 """A connection must deliver a request's complete headers this long after it
@@ -228,6 +238,7 @@ class BoundedHttp(HttpToolsProtocol):
         close_after_answer(self.transport, self.loop)
 
     def _refuse(self, refusal: Refusal, *, linger: bool = True) -> None:
+        _REFUSED[refusal.code].inc()
         self._closing = True
         self._clear_header_deadline()
         self.transport.write(refusal.answer(api=_under_api(self.url)))
@@ -253,6 +264,7 @@ class BoundedHttp(HttpToolsProtocol):
     def _headers_too_late(self) -> None:
         self._header_deadline = None
         if not self.transport.is_closing():
+            _HEADERS_TOO_LATE.inc()
             self.transport.close()
 
     # -- the client's share

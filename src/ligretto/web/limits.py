@@ -27,6 +27,7 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ligretto.metrics.series import REFUSALS
 from ligretto.web.middleware_refusals import send_refusal
 
 MIB = 1024 * 1024
@@ -207,7 +208,15 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
+#: Refusals counted for /metrics, by the limit's name.
+_REFUSED: Final = {
+    413: REFUSALS.labels(limit="body_too_large"),
+    408: REFUSALS.labels(limit="body_too_slow"),
+}
+
+
 async def _refuse(scope: Scope, send: Send, status: int, limit: int, pace: BodyPace) -> None:
+    _REFUSED[status].inc()
     if status == 413:
         detail = f"The request body is larger than {describe(limit)}; nothing was changed."
     else:

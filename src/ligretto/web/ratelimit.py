@@ -27,12 +27,14 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ligretto.metrics.series import REFUSALS
 from ligretto.web.middleware_refusals import send_refusal
 
 _CODE = r"[^/]+"  # a table code as the path carries it, checked by the route
@@ -84,6 +86,10 @@ RULES: Sequence[RateRule] = (
         ),
     ),
 )
+
+
+#: Refusals counted for /metrics, by the rule's name.
+_REFUSED: Final = {rule.name: REFUSALS.labels(limit=rule.name) for rule in RULES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +154,7 @@ class RateLimit:
         if self.limiter.hit(item, rule.name, client):
             await self.app(scope, receive, send)
             return
+        _REFUSED[rule.name].inc()
         reset = self.limiter.get_window_stats(item, rule.name, client).reset_time
         retry_after = max(1, math.ceil(reset - time.time()))
         await _refuse(scope, send, retry_after)

@@ -13,6 +13,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ligretto.collector import FULL_EVERY, YOUNG
+from ligretto.metrics.exposition import parse_address
 from ligretto.store import sqlite_url
 from ligretto.store.database import DEFAULT_BUSY_TIMEOUT
 from ligretto.store.idempotency import (
@@ -111,6 +112,20 @@ class Settings(BaseSettings):
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:
         return None if value is None or not value.strip() else checked_public_url(value)
+
+    metrics_address: str | None = None
+    """``HOST:PORT`` where this process serves ``/metrics`` for Prometheus
+    (``ligretto serve --metrics-address``), an address of its own beside the
+    app's so that the proxy that forwards the app never forwards it; not set:
+    no metrics served (docs/deploy.md, "Metrics")."""
+
+    @field_validator("metrics_address")
+    @classmethod
+    def _metrics_address(cls, value: str | None) -> str | None:
+        if value is None or not value.strip() or value.strip().lower() == "off":
+            return None
+        parse_address(value)  # ValueError: the settings refuse it
+        return value.strip()
 
     trusted_proxies: list[str] = []
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` is believed

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import types
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any
+from typing import Any, Final
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -33,6 +33,7 @@ from ligretto.live.protocol import (
     parse_client_message,
 )
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError
+from ligretto.metrics.series import REFUSALS
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
 from ligretto.web.play.app_tables import registry_of
@@ -42,6 +43,8 @@ router = APIRouter(route_class=PlayRoute)
 
 # Refusals for flooding that are still answered before the socket closes.
 _MAX_STRIKES = 200
+#: A message refused for coming too fast, counted for /metrics.
+_FLOODED: Final = REFUSALS.labels(limit="ws_messages")
 
 
 def closed_text(reason: str) -> str:
@@ -185,6 +188,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 raw = frame.get("bytes") or b""
             if not conn.bucket.allow():
                 # Flooding: refused here, before it costs the table anything.
+                _FLOODED.inc()
                 conn.strikes += 1
                 if conn.strikes <= 3:
                     conn.send(
