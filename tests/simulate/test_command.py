@@ -7,6 +7,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from ligretto.bots import strategy_names
 from ligretto.cli import app
 
 BOTS = "stack-first:hard,greedy:medium,random:easy,mine:hard"
@@ -124,3 +125,12 @@ def test_table_output_and_errors() -> None:
     ]
     too_many = runner.invoke(app, ["simulate", "--players", "2", "--bots", BOTS, "--rounds", "5"])
     assert too_many.exit_code != 0 and "4 bots for 2 players" in too_many.output
+
+
+def test_help_lists_every_registered_strategy() -> None:
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    for name in strategy_names():
+        assert name in text
+    assert "watchful=mine" in text and "tuned;" in text

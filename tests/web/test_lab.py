@@ -104,6 +104,14 @@ def test_a_study_runs_to_plots_and_its_command_gives_the_same_numbers(client: Te
     command = "ligretto simulate --bots stack-first:medium,greedy:medium --rounds 300 --seed 5"
     assert command in page.text
 
+    # the seats by name and the bots in /play's words, in every language, no "Platz 1"
+    german = client.get(study, headers={"Accept-Language": "de"}).text
+    assert "Anna: nach Lehrbuch, mittel" in german and "Ben: eifrig, mittel" in german
+    assert "Platz" not in german
+    assert "Ben: eager, medium" in page.text
+    norwegian = client.get(study, headers={"Accept-Language": "nb"}).text
+    assert "Anna: etter boka, middels" in norwegian
+
     result = client.get(f"{study}.json").json()
     assert result["state"] == "done" and result["result"]["command"] == command
     cli_run = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--json"])
@@ -173,13 +181,47 @@ def test_the_form_fills_the_seats_of_a_question(client: TestClient) -> None:
         ("count", "²", "at least 1"),
         ("seed", "abc", "The seed is a whole number"),
         ("players", "40", "2 to 12 seats"),
+        ("strategy1", "genius", "Ben: there is no bot strategy “genius”. Nothing was started."),
+        ("strategy0", "", "Anna: there is no bot strategy “”."),
+        ("level0", "superhuman", "Anna: there is no bot level “superhuman”."),
+        ("deck", "tarot", "The form sent a choice the lab does not offer (“tarot”)."),
+        ("deadlock", "shrug", "does not offer (“shrug”)"),
+        ("question", "meaning-of-life", "does not offer (“meaning-of-life”)"),
     ],
 )
-def test_odd_input_is_a_message(client: TestClient, field: str, value: str, message: str) -> None:
+def test_odd_input_is_a_message(
+    app: FastAPI, client: TestClient, field: str, value: str, message: str
+) -> None:
+    before = _count(app)
     data = {**_form(["greedy:easy", "random:easy"], 10), field: value}
     response = client.post("/lab", data=data, headers=_as("203.0.113.9"))
     assert response.status_code == 400
     assert message in response.text
+    assert _count(app) == before  # refused, never run as another strategy or rule
+
+
+def test_ten_million_rounds_are_refused_by_the_cap_with_its_reason(
+    app: FastAPI, client: TestClient
+) -> None:
+    before = _count(app)
+    data = _form(["greedy:easy"] * 4, 10_000_000)
+    response = client.post("/lab", data=data, headers=_as("203.0.113.10"))
+    assert response.status_code == 400
+    assert "This study is too big: 40,000,000 rounds × seats" in response.text
+    assert "whole number of at least 1" not in response.text
+    german = client.post(
+        "/lab", data=data, headers={**_as("203.0.113.10"), "Accept-Language": "de"}
+    )
+    assert "Diese Studie ist zu groß: 40.000.000 Runden" in german.text
+    assert _count(app) == before
+
+
+def test_the_form_names_the_players_and_says_the_bots_as_play_does(client: TestClient) -> None:
+    german = client.get("/lab?question=versus", headers={"Accept-Language": "de"}).text
+    assert '<span class="lab-seat-name">Anna</span>' in german
+    assert ">Nach Lehrbuch: leert zuerst den Ligretto-Stapel</option>" in german
+    assert '<option value="medium" selected>mittel</option>' in german
+    assert "Platz" not in german.split('id="lab-form"')[1]
 
 
 def test_no_such_study_is_404(client: TestClient) -> None:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ligretto.bots import BotSpec
+from ligretto.bots import STRATEGIES, BotSpec, Level, strategy_names
 from ligretto.rules import RuleOptions
 from ligretto.sim.engine import DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import SimReport
@@ -26,6 +26,16 @@ from ligretto.tafel import Mode
 __all__ = ["DEFAULT_BOTS", "simulate_command"]
 
 DEFAULT_BOTS = "stack-first:hard,greedy:medium,random:easy,mine:hard"
+
+
+def strategies_help() -> str:
+    """Every registered strategy for ``--help``, aliases after an ``=``
+    (from the registry, so a new strategy is listed without a change here)."""
+    names = []
+    for name in strategy_names():
+        aliases = [key for key, cls in STRATEGIES.items() if cls.name == name and key != name]
+        names.append("=".join([name, *aliases]))
+    return ", ".join(names)
 
 
 def _bots_for(players: int | None, bots: str) -> list[BotSpec]:
@@ -147,8 +157,8 @@ def simulate_command(
             "--bots",
             "-b",
             help="Comma-separated strategy:level per seat "
-            "(strategies: random, greedy, stack-first, race-aware, watchful=mine, "
-            "discard-first, row-last; levels: easy, medium, hard, expert).",
+            f"(strategies: {strategies_help()}; "
+            f"levels: {', '.join(level.value for level in Level)}).",
         ),
     ] = DEFAULT_BOTS,
     players: Annotated[

@@ -4,7 +4,10 @@ The form works without JavaScript: choosing a question or a number of
 players and pressing "Set the seats" asks for the form again with the
 template's seats (a GET with the choices in the query); "Start the study"
 posts it. Anything odd — a forged choice, a number too long — becomes a
-message in the form, never a server error.
+message in the form, never a server error; a posted strategy, level or
+choice the form does not offer is refused, never run as another. A
+number of rounds too large for the lab is refused by the lab's cap (with
+its reason), not as a typing error.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ligretto.bots import Level, strategy_names
 from ligretto.rules import RuleOptions
 from ligretto.simulate.study import QUESTIONS, StudySpec
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.web.forms import choice, whole_field
+from ligretto.web.lab.seats import seat_name
 
 __all__ = ["MAX_SEED", "LabForm", "LabFormError", "read_form", "template_form"]
 
@@ -27,14 +32,31 @@ DECKS = ("ligretto", "cards")
 MAX_SEED = 2**31 - 1
 """Seeds the form takes (the command takes any; this keeps them short to type)."""
 DEFAULT_ROUNDS = 1000
+COUNT_DIGITS = 15
+"""Digits read of the number of rounds or games: far beyond any cap, so a
+large number is refused by the cap, saying how large the study would be."""
 
 
 class LabFormError(ValueError):
-    """What was typed cannot be a study: ``code`` names the field's problem."""
+    """What was typed cannot be a study: ``code`` names the field's problem,
+    ``params`` what the message shows (a seat's name, the value sent)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
         self.code = code
+        self.params = params
+        self.form: LabForm | None = None
+
+
+def _pick(data: Mapping[str, str], key: str, choices: tuple[str, ...], default: str) -> str:
+    """A posted choice: ``default`` when the field is missing, a refusal when
+    it holds a value the form does not offer (never another choice instead)."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if value not in choices:
+        raise LabFormError("choice", value=value[:40])
+    return value
 
 
 @dataclass(slots=True)
@@ -101,36 +123,63 @@ def template_form(query: Mapping[str, str]) -> LabForm:
 
 
 def _seats_from(data: Mapping[str, str], players: int) -> list[tuple[str, str]]:
-    names = strategy_names()
+    """The seats as a link asks for them: what is not offered becomes the default."""
+    names = tuple(strategy_names())
     return [
         (
-            choice(data.get(f"strategy{i}", ""), tuple(names), "stack-first"),
+            choice(data.get(f"strategy{i}", ""), names, "stack-first"),
             choice(data.get(f"level{i}", ""), LEVELS, "medium"),
         )
         for i in range(players)
     ]
 
 
+def _posted_seats(data: Mapping[str, str], players: int) -> list[tuple[str, str]]:
+    """The seats as posted: a strategy or level the form does not offer is refused."""
+    names = tuple(strategy_names())
+    seats = []
+    for i in range(players):
+        strategy = data.get(f"strategy{i}", "")
+        level = data.get(f"level{i}", "")
+        if strategy not in names:
+            raise LabFormError("strategy", name=seat_name(i), value=strategy[:40])
+        if level not in LEVELS:
+            raise LabFormError("level", name=seat_name(i), value=level[:40])
+        seats.append((strategy, level))
+    return seats
+
+
 def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
-    """The posted form as shown again, and the study it asks for (LabFormError if none)."""
-    form = LabForm(
-        question=choice(data.get("question", ""), QUESTION_KEYS, "custom"),
-        amount=choice(data.get("amount", ""), ("rounds", "games"), "rounds"),
-        game_end=choice(data.get("game_end", ""), ("target", "rounds"), "target"),
-        seed=data.get("seed", "").strip()[:12],
-        deck=choice(data.get("deck", ""), DECKS, "ligretto"),
-        row_refill=choice(data.get("row_refill", ""), ("auto", "manual"), "auto"),
-        recycle_shuffle=data.get("recycle_shuffle") == "on",
-        deadlock=choice(data.get("deadlock", ""), ("end", "reshuffle"), "end"),
-        row_storage=data.get("row_storage") == "on",
-    )
+    """The posted form as shown again, and the study it asks for.
+
+    A :class:`LabFormError` carries the form as far as it was read
+    (``error.form``), to be shown again with the message.
+    """
+    form = LabForm(seed=data.get("seed", "").strip()[:12])
+    form.seats = _seats_from(data, 4)  # shown again if reading stops early
+    try:
+        return form, _read(form, data)
+    except LabFormError as error:
+        error.form = form
+        raise
+
+
+def _read(form: LabForm, data: Mapping[str, str]) -> StudySpec:
+    form.question = _pick(data, "question", QUESTION_KEYS, "custom")
+    form.amount = _pick(data, "amount", ("rounds", "games"), "rounds")
+    form.game_end = _pick(data, "game_end", ("target", "rounds"), "target")
+    form.deck = _pick(data, "deck", DECKS, "ligretto")
+    form.row_refill = _pick(data, "row_refill", ("auto", "manual"), "auto")
+    form.recycle_shuffle = data.get("recycle_shuffle") == "on"
+    form.deadlock = _pick(data, "deadlock", ("end", "reshuffle"), "end")
+    form.row_storage = data.get("row_storage") == "on"
     players = whole_field(data.get("players", ""), 2)
     options = form.options()
     if players is None or not options.min_players <= players <= options.max_players:
-        form.seats = _seats_from(data, 4)
         raise LabFormError("players")
     form.seats = _seats_from(data, players)
-    count = whole_field(data.get("count", ""), 7)
+    form.seats = _posted_seats(data, players)
+    count = whole_field(data.get("count", ""), COUNT_DIGITS)
     target = whole_field(data.get("target", ""), 4)
     agreed = whole_field(data.get("agreed_rounds", ""), 3)
     if target is not None:
@@ -153,7 +202,7 @@ def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
         # a fresh seed, shown in the command, so the study can be run again
         seed = secrets.randbelow(MAX_SEED) + 1
     games = form.amount == "games"
-    spec = StudySpec(
+    return StudySpec(
         bots=tuple(f"{strategy}:{level}" for strategy, level in form.seats),
         rounds=0 if games else count,
         games=count if games else 0,
@@ -163,4 +212,3 @@ def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
         agreed_rounds=form.agreed_rounds if games and form.game_end == "rounds" else None,
         question=form.question,
     )
-    return form, spec

@@ -24,6 +24,7 @@ from ligretto.simulate.study import StudySpec
 from ligretto.store.studies import StoredStudy
 from ligretto.web.lab.form import LEVELS, LabForm, LabFormError, read_form, template_form
 from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
+from ligretto.web.lab.seats import SEAT_NAMES, bot_label, seat_name
 from ligretto.web.lab.view import plots
 from ligretto.web.numbers import LOCALES
 from ligretto.web.pages.rendering import render, request_language
@@ -63,6 +64,7 @@ def _form_page(
             "error": error,
             "strategies": strategy_names(),
             "levels": LEVELS,
+            "seat_names": SEAT_NAMES,
             "cap": whole(request_language(request), lab.limits.max_seat_rounds),
             "budget": whole(request_language(request), lab.limits.max_actions),
         },
@@ -83,7 +85,8 @@ async def start_study(request: Request) -> Response:
     try:
         form, spec = read_form(data)
     except LabFormError as error:
-        return _form_page(request, _keep(form, data), error={"code": error.code}, status=400)
+        shown = error.form or _keep(form, data)
+        return _form_page(request, shown, error={"code": error.code, **error.params}, status=400)
     except ValueError as error:  # the rules' own limits (R1), said in their words
         return _form_page(
             request, form, error={"code": "invalid", "detail": str(error)}, status=400
@@ -148,6 +151,10 @@ async def study_page(request: Request, study_id: str) -> HTMLResponse:
             "current_page": "lab",
             "study": stored,
             "spec": spec,
+            "seat_labels": [
+                f"{seat_name(seat)}: {bot_label(language, bot)}"
+                for seat, bot in enumerate(spec.bots)
+            ],
             "state": state,
             "progress": progress,
             "charts": charts,
