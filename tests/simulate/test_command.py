@@ -35,6 +35,8 @@ def test_json_schema_of_a_rounds_run() -> None:
         "deadlock_rate",
         "stuck",
         "stalled",
+        "reshuffles_per_round",
+        "lowest_row",
         "actions_per_round",
         "seconds_per_round",
         "seats",
@@ -52,8 +54,16 @@ def test_json_schema_of_a_rounds_run() -> None:
             "deadlock": "end",
             "row_storage": False,
         },
+        "speeds": [1.0] * 4,
+        "overlook": [0.0] * 4,
+        "shuffles": ["uniform"] * 4,
+        "house": {"sets": 1, "stack_penalty": 2},
     }
     assert data["rounds"] == 40 and data["stalled"] == 0 and data["stuck"] == 0
+    assert data["reshuffles_per_round"]["mean"] == 0  # R4 "end": no reshuffle ever
+    lowest = data["lowest_row"]
+    assert lowest["fair_share"] == 0.25 and 0 < lowest["rounds"] <= 40
+    assert _is_interval(lowest["win_rate"]) and _is_interval(lowest["points_edge"])
     assert _is_interval(data["stop_rate"]) and _is_interval(data["deadlock_rate"])
     assert data["seconds_per_round"]["mean"] > 10
     seats = data["seats"]
@@ -64,6 +74,9 @@ def test_json_schema_of_a_rounds_run() -> None:
             "bot",
             "strategy",
             "level",
+            "speed",
+            "overlook",
+            "shuffle",
             "round_win_rate",
             "points_per_round",
             "stop_rate",

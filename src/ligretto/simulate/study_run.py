@@ -29,7 +29,7 @@ from typing import Any, Final
 from ligretto.sim.report import GameRecord
 from ligretto.sim.summary import ReportBuilder
 from ligretto.simulate.budget import BudgetedChunk, ChunkOutcome, play_chunk
-from ligretto.simulate.command import finite_json, report_document
+from ligretto.simulate.report_text import finite_json, report_document
 from ligretto.simulate.run import ROUND_CHUNK, GameSettings
 from ligretto.simulate.study import StudySpec
 
@@ -59,7 +59,7 @@ class StudyRun:
         self.budget = budget
         self.config = spec.config()
         self.settings = spec.settings() if spec.games else None
-        self.builder = ReportBuilder(self.config.labels)
+        self.builder: ReportBuilder = self.config.builder()
         self.aim = max(1, min(CHUNK_ACTIONS, budget // 40))
         self.used = 0
         """Actions of the rounds or games counted."""
