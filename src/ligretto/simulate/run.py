@@ -26,6 +26,7 @@ from ligretto.tafel import Mode
 __all__ = [
     "GAMES",
     "GameSettings",
+    "RoundSink",
     "SimConfig",
     "game_jobs",
     "play_game",

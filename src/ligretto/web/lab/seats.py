@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from ligretto.rules.options import MAX_PLAYERS
-from ligretto.web.pages.bot_words import bot_words
+from babel.numbers import format_percent
 
-__all__ = ["SEAT_NAMES", "bot_label", "seat_name"]
+from ligretto.rules.options import MAX_PLAYERS
+from ligretto.web.numbers import LOCALES
+from ligretto.web.pages.bot_words import bot_words
+from ligretto.web.pages.text import N_, gettext
+
+__all__ = ["SEAT_NAMES", "SHUFFLE_WORDS", "bot_label", "seat_name", "shuffle_words"]
 
 SEAT_NAMES: Final = (
     "Anna",
@@ -41,7 +45,58 @@ def seat_name(seat: int) -> str:
     return SEAT_NAMES[seat]
 
 
-def bot_label(language: str, bot: str) -> str:
-    """``"stack-first:hard"`` in words: ``by the book, hard`` (as ``/play`` says it)."""
-    strategy, _, level = bot.partition(":")
-    return bot_words(language).bot(strategy, level)
+def bot_label(language: str, bot: str, *, compact: bool = False) -> str:
+    """A seat's label in words: ``"stack-first:hard"`` is ``by the book, hard`` (as
+    ``/play`` says it); a label's own speed, overlooking and shuffle
+    (``stack-first:hard speed=1.5 shuffle=riffle:1``, ``SimConfig.labels``)
+    follow: ``by the book, hard, 1.5× as fast, riffles once`` (``compact``:
+    ``×1.5`` for the speed, where a plot's row has little room)."""
+    head, *extras = bot.split(" ")
+    strategy, _, level = head.partition(":")
+    said = [bot_words(language).bot(strategy, level)]
+    for extra in extras:
+        key, _, value = extra.partition("=")
+        if key == "speed":
+            factor = _decimal(language, value)
+            said.append(
+                f"×{factor}"
+                if compact
+                else gettext(language, N_("%(factor)s× as fast"), factor=factor)
+            )
+        elif key == "overlook":
+            message = (
+                N_("overlooks %(percent)s")
+                if compact
+                else N_("overlooks %(percent)s of the cards that fit")
+            )
+            said.append(gettext(language, message, percent=_percent(language, float(value))))
+        elif key == "shuffle" and value in SHUFFLE_WORDS:
+            said.append(gettext(language, SHUFFLE_WORDS[value]))
+    return ", ".join(said)
+
+
+def _decimal(language: str, text: str) -> str:
+    """``1.5`` with the decimal comma of de and nb."""
+    return text.replace(".", ",") if language in ("de", "nb") else text
+
+
+def _percent(language: str, share: float) -> str:
+    return format_percent(share, locale=LOCALES.get(language, "en_GB"))
+
+
+SHUFFLE_WORDS: Final = {
+    "uniform": N_("shuffles well"),
+    "riffle:1": N_("riffles once"),
+    "riffle:2": N_("riffles twice"),
+    "riffle:3": N_("riffles three times"),
+    "riffle:7": N_("riffles seven times"),
+    "perfect:1": N_("riffles once, perfectly"),
+    "none": N_("does not shuffle"),
+}
+"""How a seat shuffles between rounds, in words (``ligretto.sim.decks``; the
+form's choices, ``web/lab/seat_form.py``'s ``SHUFFLES``)."""
+
+
+def shuffle_words(language: str) -> dict[str, str]:
+    """:data:`SHUFFLE_WORDS` in ``language``."""
+    return {key: gettext(language, words) for key, words in SHUFFLE_WORDS.items()}

@@ -2,17 +2,21 @@
 
 Every bot has one colour in all four plots (its place among the study's
 different bots), so "stack-first:medium" at two seats is one colour. Seats
-are named (``web/lab/seats.py``) and bots said in the words of ``/play``.
+are named (``web/lab/seats.py``) and bots said in the words of ``/play``;
+a paired difference's row names the seats on either side ("Anna − Ben,
+Cleo and Dana").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
 from markupsafe import Markup
 
 from ligretto.web.lab.plots import Interval, interval_svg, stack_svg
 from ligretto.web.lab.seats import bot_label, seat_name
+from ligretto.web.numbers import LOCALES
 from ligretto.web.pages.text import N_, gettext
 
 __all__ = ["plots"]
@@ -36,7 +40,14 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
         return gettext(language, message)
 
     def seat_label(seat: dict[str, Any]) -> str:
-        return f"{seat_name(seat['seat'])}: {bot_label(language, seat['bot'])}"
+        return f"{seat_name(seat['seat'])}: {bot_label(language, seat['bot'], compact=True)}"
+
+    def names(bot: str) -> str:
+        """The seats of one bot by name: the paired differences' rows stay short."""
+        return format_list(
+            [seat_name(s["seat"]) for s in seats if s["bot"] == bot],
+            locale=LOCALES.get(language, "en_GB"),
+        )
 
     charts = {
         "points": interval_svg(
@@ -71,7 +82,7 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
         for k, count in enumerate(counts):
             line[k] += count
     charts["stack"] = stack_svg(
-        [bot_label(language, bot) for bot in bots],
+        [bot_label(language, bot, compact=True) for bot in bots],
         pooled,
         title=t(N_("Cards left in the Ligretto stack")),
         description=t(
@@ -86,7 +97,7 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
         charts["paired"] = interval_svg(
             [
                 Interval(
-                    f"{bot_label(language, c['a'])} \u2212 {bot_label(language, c['b'])}",
+                    f"{names(c['a'])} \u2212 {names(c['b'])}",
                     float(c["mean"]),
                     c.get("ci_low"),
                     c.get("ci_high"),
