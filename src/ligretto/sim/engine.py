@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from ligretto.bots import Bot, Decision
 from ligretto.bots.view import BotView
@@ -45,9 +45,9 @@ from ligretto.rules import (
     Source,
 )
 from ligretto.rules.result import STACK_PENALTY
-from ligretto.rules.values import FrozenValue
 from ligretto.rules.view import PileView, SeatView, TableView
 from ligretto.sim.house import HouseRules
+from ligretto.sim.limits import DEFAULT_MAX_ACTIONS, DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import RoundRecord
 from ligretto.sim.seeds import derive_seed
 
@@ -60,19 +60,6 @@ __all__ = [
     "play_dealt",
     "simulate_round",
 ]
-
-#: Far more than any real round needs (about 50–300 actions with four
-#: players); a round that gets here is reported as ``stalled``.
-DEFAULT_MAX_ACTIONS = 20_000
-
-#: Virtual seconds without a card to the middle after which a table of bots
-#: agrees that it is stuck (R4, ``Round.settle_stuck``). Long enough not to
-#: cut short rounds that would end by themselves (a round lasts 50–150 s).
-#: Without row storage, where every round ends by itself, 3,000 mixed-level
-#: rounds of 2–4 seats: at 60 s the guard cut 1 in 160 ``stack-first``
-#: rounds, at 120 s none of those but 1 in 120 ``random`` rounds (the
-#: slowest players here), at 300 s 1 in 3,000 ``random`` rounds.
-DEFAULT_STUCK_AFTER = 300.0
 
 Observer = Callable[[float, int, Round, BotView, Decision], None]
 """Called at every decision: ``(time, seat, round, view, decision)`` (tests).
@@ -158,24 +145,9 @@ class SeatSight:
         return self._table().seats
 
 
-@dataclass(frozen=True, slots=True)
-class RoundLimits(FrozenValue):
-    """The stall guard and the safety limits of a simulated round.
-
-    ``stuck_after``: virtual seconds without a card to the middle after
-    which the table settles the round as stuck (R4, ``Round.settle_stuck``).
-    ``max_actions``/``max_seconds``: safety limits; a round exceeding one of
-    them ends as ``stalled`` (with the stall guard that does not happen in
-    play, only with limits set low on purpose).
-    """
-
-    max_actions: int = DEFAULT_MAX_ACTIONS
-    max_seconds: float = 4 * 3600.0
-    stuck_after: float = DEFAULT_STUCK_AFTER
-
-    def __post_init__(self) -> None:
-        if not self.stuck_after > 0:
-            raise ValueError(f"stuck_after must be positive seconds, not {self.stuck_after!r}")
+#: The limits of a round simulated without its own (made once: compiled,
+#: an instance of the interpreted class costs a Python call).
+_NO_LIMITS: Final = RoundLimits()
 
 
 class _Table:
@@ -307,7 +279,7 @@ def play_dealt(
     ``takers`` are the seats that put each middle card there (a round
     played on from a position), for the races they win.
     """
-    limits = limits or RoundLimits()
+    limits = limits or _NO_LIMITS
     n = len(bots)
     options = rnd.options
     rng = random.Random(derive_seed(seed, 0x5EA7))
