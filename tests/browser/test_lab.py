@@ -12,7 +12,9 @@ line.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
+import re
 import shlex
 from typing import Any
 
@@ -167,3 +169,65 @@ def test_a_study_stopped_at_the_budget_says_so_and_shows_what_it_played(
         page.goto(f"{page.url.split('?')[0]}?lang={language}")
         expect(page.locator("#lab-budget")).to_contain_text(words)
         shoot(page, f"lab-budget-{language}-phone")
+
+
+# Each question of what players ask, a few games or rounds, and words its answer has.
+QUESTIONS = {
+    "luck": ("games", "20", {"en": "luck decides the rest", "de": "Glück", "nb": "flaksen"}),
+    "faster": (
+        "games",
+        "20",
+        {"en": "1.5× as fast", "de": "1,5-mal so schnell", "nb": "1,5 ganger"},
+    ),
+    "shuffle": ("games", "20", {"en": "riffles once", "de": "riffelt einmal", "nb": "én gang"}),
+    "recycle": ("rounds", "300", {"en": "(R4)", "de": "(R4)", "nb": "(R4)"}),
+    "row": (
+        "rounds",
+        "300",
+        {"en": "lowest row", "de": "niedrigste Reihe", "nb": "laveste rekken"},
+    ),
+    "penalty": (
+        "games",
+        "20",
+        {"en": "−1 instead of −2", "de": "−1 statt −2", "nb": "−1 i stedet"},
+    ),
+}
+
+
+def test_every_question_players_ask_is_answered_in_a_sentence_with_plus_minus(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    page = new_page(PHONE)
+    studies = {}
+    for question, (amount, count, _) in QUESTIONS.items():
+        page.goto(f"{live_server.url}/lab?lang=en")
+        page.locator(f"input[name=question][value={question}]").check()
+        # the script asks for the question's seats, run and rules
+        page.wait_for_url(re.compile(f"question={question}"))
+        expect(page.locator(f"input[name=amount][value={amount}]")).to_be_checked()
+        if question == "faster":
+            expect(page.locator("#speed0")).to_have_value("1.5")
+            shoot(page, "lab-form-faster-en-phone")
+        page.fill("#lab-count", count)
+        page.fill("#lab-seed", "4")
+        page.click("#lab-start")
+        page.wait_for_url("**/lab/*")
+        studies[question] = page.url.split("?")[0]
+        expect(page.locator("#lab-answer")).to_be_visible(timeout=120_000)
+    found: dict[str, str] = {}
+    for question, (_, _, words) in QUESTIONS.items():
+        for language in ("de", "en", "nb"):
+            page.goto(f"{studies[question]}?lang={language}")
+            sentence = page.locator("#lab-answer")
+            expect(sentence).to_contain_text(words[language])
+            expect(sentence).to_contain_text(" ± ")
+            expect(sentence).to_have_text(re.compile(r"^[^.]+(\d[.,]\d[^.]*)*\.$"))  # one sentence
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            if question in ("faster", "shuffle"):
+                shoot(page, f"lab-answer-{question}-{language}-phone")
+    audit(page, "lab answer (nb, phone)", found)
+    assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
+    # every round of the study, one line of JSON each
+    download = page.request.get(f"{studies['row']}/rounds.jsonl.gz")
+    assert download.ok
+    assert len(gzip.decompress(download.body()).splitlines()) == 300

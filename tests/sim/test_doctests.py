@@ -7,6 +7,9 @@ from helpers.doctests import run_examples
 MODULES = [
     "ligretto.bots",
     "ligretto.bots.bot",
+    "ligretto.bots.timing",
+    "ligretto.sim.decks",
+    "ligretto.sim.house",
     "ligretto.sim.seeds",
     "ligretto.simulate.run",
 ]

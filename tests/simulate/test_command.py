@@ -7,6 +7,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from ligretto.bots import strategy_names
 from ligretto.cli import app
 
 BOTS = "stack-first:hard,greedy:medium,random:easy,mine:hard"
@@ -34,6 +35,8 @@ def test_json_schema_of_a_rounds_run() -> None:
         "deadlock_rate",
         "stuck",
         "stalled",
+        "reshuffles_per_round",
+        "lowest_row",
         "actions_per_round",
         "seconds_per_round",
         "seats",
@@ -51,8 +54,16 @@ def test_json_schema_of_a_rounds_run() -> None:
             "deadlock": "end",
             "row_storage": False,
         },
+        "speeds": [1.0] * 4,
+        "overlook": [0.0] * 4,
+        "shuffles": ["uniform"] * 4,
+        "house": {"sets": 1, "stack_penalty": 2},
     }
     assert data["rounds"] == 40 and data["stalled"] == 0 and data["stuck"] == 0
+    assert data["reshuffles_per_round"]["mean"] == 0  # R4 "end": no reshuffle ever
+    lowest = data["lowest_row"]
+    assert lowest["fair_share"] == 0.25 and 0 < lowest["rounds"] <= 40
+    assert _is_interval(lowest["win_rate"]) and _is_interval(lowest["points_edge"])
     assert _is_interval(data["stop_rate"]) and _is_interval(data["deadlock_rate"])
     assert data["seconds_per_round"]["mean"] > 10
     seats = data["seats"]
@@ -63,6 +74,9 @@ def test_json_schema_of_a_rounds_run() -> None:
             "bot",
             "strategy",
             "level",
+            "speed",
+            "overlook",
+            "shuffle",
             "round_win_rate",
             "points_per_round",
             "stop_rate",
@@ -124,3 +138,12 @@ def test_table_output_and_errors() -> None:
     ]
     too_many = runner.invoke(app, ["simulate", "--players", "2", "--bots", BOTS, "--rounds", "5"])
     assert too_many.exit_code != 0 and "4 bots for 2 players" in too_many.output
+
+
+def test_help_lists_every_registered_strategy() -> None:
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    for name in strategy_names():
+        assert name in text
+    assert "watchful=mine" in text and "tuned;" in text

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from ligretto.cli import app
 from ligretto.rules import RuleOptions
+from ligretto.sim.house import HouseRules
 from ligretto.simulate.budget import ChunkOutcome, play_chunk
 from ligretto.simulate.study import QUESTIONS, StudySpec
 from ligretto.simulate.study_run import StudyRun, run_study
@@ -140,3 +141,43 @@ def test_what_a_study_counts_does_not_depend_on_how_its_chunks_were_sent(budget:
         assert other["report"] == alone["report"]
         assert other["command"] == alone["command"]
     assert alone["budget"]["stopped"] == (budget < 10**9)
+
+
+def test_a_study_with_every_seat_option_and_house_rule_gives_its_commands_numbers() -> None:
+    spec = StudySpec(
+        ("stack-first:medium",) * 4,
+        games=4,
+        seed=6,
+        speeds=(1.5, 1.0, 1.0, 1.0),
+        overlook=(0.0, 0.1, 0.0, 0.0),
+        shuffles=("riffle:1", "uniform", "none", "uniform"),
+        house=HouseRules(sets=2, stack_penalty=1),
+    )
+    result = _run(spec)
+    assert (
+        "--speed 1.5,1,1,1 --overlook 0,0.1,0,0 --shuffle riffle:1,uniform,none,uniform "
+        "--sets 2 --stack-penalty 1" in result["command"]
+    )
+    assert _command_json(result["command"]) == result["report"]
+    assert StudySpec.from_dict(spec.to_dict()) == spec
+
+
+def test_a_study_kept_before_the_seat_options_still_reads() -> None:
+    kept = {
+        "question": "versus",
+        "bots": ["stack-first:medium", "greedy:medium"],
+        "rounds": 10,
+        "games": 0,
+        "seed": 2,
+        "target": None,
+        "agreed_rounds": None,
+        "options": RuleOptions().to_dict(),
+    }
+    spec = StudySpec.from_dict(kept)
+    assert spec.speeds == () and spec.shuffles == () and spec.house == HouseRules()
+    assert spec.command().endswith("--rounds 10 --seed 2")
+
+
+def test_a_shuffle_between_rounds_is_refused_for_single_rounds() -> None:
+    with pytest.raises(ValueError, match="needs whole games"):
+        StudySpec(("greedy:easy",) * 2, rounds=10, shuffles=("none", "uniform"))

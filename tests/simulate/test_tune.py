@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from ligretto.bots.tuned import WATCHFUL_LIKE, Weights
 from ligretto.cli import app
-from ligretto.simulate.tune import evaluate, tune
+from ligretto.simulate.tune import evaluate, losing_note, tune
 
 runner = CliRunner()
 
@@ -30,13 +30,33 @@ def test_every_candidate_plays_the_same_rounds() -> None:
     assert first == second and len(first) == 3
 
 
-def test_the_command_prints_generations_and_the_weights() -> None:
+def test_the_command_says_what_it_does_then_prints_generations_and_the_weights() -> None:
     result = runner.invoke(
         app, ["tune", "--generations", "1", "--rounds", "2", "--popsize", "2", "--seed", "3"]
     )
     assert result.exit_code == 0, result.output
-    assert "generation   1: best" in result.output
-    assert "TUNED = Weights(\n    stack=" in result.output
+    # before the first generation, which takes minutes at the default sizes
+    assert result.stderr.startswith(
+        "tuning `tuned` against watchful at medium: 1 generation(s) of 2 candidates, "
+        "each playing 2 rounds"
+    )
+    assert "generation   1: best" in result.stdout
+    assert "TUNED = Weights(\n" in result.stdout.replace("# ", "")
+
+
+def test_weights_that_lose_are_printed_with_a_warning_never_as_tuned() -> None:
+    # seed 3's two rounds: the best of two candidates loses 1.5 points a round
+    result = runner.invoke(
+        app, ["tune", "--generations", "1", "--rounds", "2", "--popsize", "2", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "best gain on the tuning rounds: -1.500" in result.stdout
+    assert "warning: these weights lose to watchful (-1.500 points per round)" in result.stderr
+    # only as comments: pasted into bots/tuned.py, they change nothing
+    assert "\nTUNED = " not in "\n" + result.stdout
+    assert "# TUNED = Weights(\n#     stack=" in result.stdout
+    assert losing_note(0.0, "watchful") is not None  # level is no gain
+    assert losing_note(0.01, "watchful") is None
 
 
 def test_an_unknown_level_is_refused() -> None:

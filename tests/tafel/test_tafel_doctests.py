@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["game", "groups", "limits", "names"]  # the modules whose docstrings have examples
+# the modules whose docstrings have examples
+MODULES = ["game", "groups", "limits", "names", "outcome"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -6,7 +6,9 @@ test client can be several clients, counted as the rate limits count them.
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import shlex
 from collections.abc import Iterator
 from typing import Any
@@ -104,8 +106,26 @@ def test_a_study_runs_to_plots_and_its_command_gives_the_same_numbers(client: Te
     command = "ligretto simulate --bots stack-first:medium,greedy:medium --rounds 300 --seed 5"
     assert command in page.text
 
+    # the seats by name and the bots in /play's words, in every language, no "Platz 1"
+    german = client.get(study, headers={"Accept-Language": "de"}).text
+    assert "Anna: nach Lehrbuch, mittel" in german and "Ben: eifrig, mittel" in german
+    assert "Platz" not in german
+    assert "Ben: eager, medium" in page.text
+    norwegian = client.get(study, headers={"Accept-Language": "nb"}).text
+    assert "Anna: etter boka, middels" in norwegian
+
+    # the answer in one sentence with its ±, and every round as a line of JSON
+    assert re.search(r'id="lab-answer">[^<]*± [^<]*\.</p>', page.text)
+    rounds = client.get(f"{study}/rounds.jsonl.gz")
+    assert rounds.status_code == 200
+    lines = [json.loads(line) for line in gzip.decompress(rounds.content).splitlines()]
+    assert [line["round"] for line in lines] == list(range(300))
+
     result = client.get(f"{study}.json").json()
     assert result["state"] == "done" and result["result"]["command"] == command
+    for seat, numbers in enumerate(result["result"]["report"]["seats"]):
+        mean = sum(line["points"][seat] for line in lines) / 300
+        assert mean == pytest.approx(numbers["points_per_round"]["mean"])
     cli_run = CliRunner().invoke(cli, [*shlex.split(command)[1:], "--json"])
     assert cli_run.exit_code == 0, cli_run.output
     numbers = json.loads(cli_run.stdout)
@@ -151,6 +171,7 @@ def test_a_second_clients_study_queues_with_its_place_and_the_quota_holds(
     assert _progress(client, queued)[-1]["state"] == "done"
     assert _progress(client, also)[-1]["state"] == "done"
     assert client.get(f"{long}.json").json()["state"] == "cancelled"
+    assert client.get(f"{long}/rounds.jsonl.gz").status_code == 404  # no result, no records
 
 
 def test_the_form_fills_the_seats_of_a_question(client: TestClient) -> None:
@@ -173,13 +194,70 @@ def test_the_form_fills_the_seats_of_a_question(client: TestClient) -> None:
         ("count", "²", "at least 1"),
         ("seed", "abc", "The seed is a whole number"),
         ("players", "40", "2 to 12 seats"),
+        ("strategy1", "genius", "Ben: there is no bot strategy “genius”. Nothing was started."),
+        ("strategy0", "", "Anna: there is no bot strategy “”."),
+        ("level0", "superhuman", "Anna: there is no bot level “superhuman”."),
+        ("deck", "tarot", "The form sent a choice the lab does not offer (“tarot”)."),
+        ("deadlock", "shrug", "does not offer (“shrug”)"),
+        ("question", "meaning-of-life", "does not offer (“meaning-of-life”)"),
+        ("speed0", "fast", "Anna: a speed is a number from 0.25 to 4"),
+        ("speed1", "9", "Ben: a speed is a number from 0.25 to 4"),
+        ("overlook1", "150", "Ben: how often a card that fits is overlooked is a whole percent"),
+        ("shuffle0", "shake", "Anna: there is no way of shuffling “shake”."),
+        ("shuffle0", "riffle:1", "Shuffling between rounds needs whole games"),
+        ("stack_penalty", "7", "costs are a whole number from 0 to 5, not “7”"),
+        ("sets", "4", "does not offer (“4”)"),
     ],
 )
-def test_odd_input_is_a_message(client: TestClient, field: str, value: str, message: str) -> None:
+def test_odd_input_is_a_message(
+    app: FastAPI, client: TestClient, field: str, value: str, message: str
+) -> None:
+    before = _count(app)
     data = {**_form(["greedy:easy", "random:easy"], 10), field: value}
     response = client.post("/lab", data=data, headers=_as("203.0.113.9"))
     assert response.status_code == 400
     assert message in response.text
+    assert _count(app) == before  # refused, never run as another strategy or rule
+
+
+def test_a_question_brings_its_seats_run_and_rules(client: TestClient) -> None:
+    faster = client.get("/lab?question=faster").text
+    assert 'name="speed0" value="1.5"' in faster and 'name="speed1" value="1"' in faster
+    assert '<input type="radio" name="amount" value="games" checked>' in faster
+    shuffle = client.get("/lab?question=shuffle").text
+    assert '<option value="riffle:1" selected>riffles once</option>' in shuffle
+    recycle = client.get("/lab?question=recycle").text
+    assert (
+        'name="recycle_shuffle" checked' not in recycle
+        and '<details class="panel" open>' in recycle
+    )
+    assert (
+        'name="stack_penalty" min="0" max="5" value="1"' in client.get("/lab?question=penalty").text
+    )
+
+
+def test_ten_million_rounds_are_refused_by_the_cap_with_its_reason(
+    app: FastAPI, client: TestClient
+) -> None:
+    before = _count(app)
+    data = _form(["greedy:easy"] * 4, 10_000_000)
+    response = client.post("/lab", data=data, headers=_as("203.0.113.10"))
+    assert response.status_code == 400
+    assert "This study is too big: 40,000,000 rounds × seats" in response.text
+    assert "whole number of at least 1" not in response.text
+    german = client.post(
+        "/lab", data=data, headers={**_as("203.0.113.10"), "Accept-Language": "de"}
+    )
+    assert "Diese Studie ist zu groß: 40.000.000 Runden" in german.text
+    assert _count(app) == before
+
+
+def test_the_form_names_the_players_and_says_the_bots_as_play_does(client: TestClient) -> None:
+    german = client.get("/lab?question=versus", headers={"Accept-Language": "de"}).text
+    assert '<span class="lab-seat-name">Anna</span>' in german
+    assert ">Nach Lehrbuch: leert zuerst den Ligretto-Stapel</option>" in german
+    assert '<option value="medium" selected>mittel</option>' in german
+    assert "Platz" not in german.split('id="lab-form"')[1]
 
 
 def test_no_such_study_is_404(client: TestClient) -> None:

@@ -17,7 +17,7 @@ from ligretto.bots.view import BotView
 from ligretto.rules.actions import Action, Play, Recycle, Refill, Store, Turn
 from ligretto.rules.values import FrozenValue
 
-__all__ = ["Bot", "BotSpec", "Decision", "make_bot"]
+__all__ = ["Bot", "BotSpec", "Decision", "Inattentive", "make_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +86,51 @@ class Bot:
         return f"<bot {self.spec}>"
 
 
-def make_bot(spec: str | BotSpec, level: str | Level | None = None) -> Bot:
+class Inattentive(Bot):
+    """A bot that now and then overlooks a card that fits.
+
+    At each look where its strategy would play a card to the middle, it
+    does not see that card with probability ``overlook`` and does what a
+    player does who sees nothing to play (R3: turn three cards, or pick the
+    discard pile up when the hand is used up; with neither, look again
+    later). Only such bots draw the extra random number, so a table
+    without them plays exactly as before.
+    """
+
+    __slots__ = ("overlook",)
+
+    def __init__(
+        self, strategy: Strategy, timing: ReactionModel, spec: BotSpec, overlook: float
+    ) -> None:
+        super().__init__(strategy, timing, spec)
+        if not 0 <= overlook <= 1:  # NaN fails too
+            raise ValueError(f"a probability of overlooking is 0 to 1, not {overlook!r}")
+        self.overlook = float(overlook)
+
+    def timed(self, view: BotView, rng: random.Random) -> tuple[Action | None, float]:
+        action, delay = Bot.timed(self, view, rng)
+        if type(action) is not Play or rng.random() >= self.overlook:
+            return action, delay
+        # The card that fits goes unseen this look: the seat turns (R3), which
+        # takes a turn's time; with nothing to turn it looks again later.
+        instead = view.turn_or_recycle()
+        if instead is None:
+            return None, self.timing.notice(rng)
+        return instead, self.timing.turn(rng)
+
+
+def make_bot(
+    spec: str | BotSpec,
+    level: str | Level | None = None,
+    *,
+    speed: float = 1.0,
+    overlook: float = 0.0,
+) -> Bot:
     """A bot from ``"strategy:level"`` (or a strategy name and a level).
+
+    ``speed`` makes it that many times as fast as its level
+    (:meth:`ReactionModel.scaled`); ``overlook`` is the chance that it does
+    not see a card that fits at a look (:class:`Inattentive`).
 
     >>> make_bot("stack-first:hard")
     <bot stack-first:hard>
@@ -100,4 +143,10 @@ def make_bot(spec: str | BotSpec, level: str | Level | None = None) -> Bot:
             spec = BotSpec(spec.strategy, reaction_model(level).level)
     elif level is not None:
         spec = BotSpec(spec.strategy, reaction_model(level).level)
-    return Bot(get_strategy(spec.strategy), reaction_model(spec.level), spec)
+    timing = reaction_model(spec.level)
+    if speed != 1:
+        timing = timing.scaled(speed)
+    strategy = get_strategy(spec.strategy)
+    if overlook != 0:
+        return Inattentive(strategy, timing, spec, overlook)
+    return Bot(strategy, timing, spec)

@@ -32,7 +32,18 @@ from typing import Final
 
 from ligretto.rules.values import FrozenValue
 
-__all__ = ["LEVELS", "Level", "ReactionModel", "reaction_model", "standard_normal"]
+__all__ = [
+    "LEVELS",
+    "MAX_SPEED",
+    "Level",
+    "ReactionModel",
+    "reaction_model",
+    "standard_normal",
+]
+
+MAX_SPEED: Final = 10.0
+"""The largest speed factor a seat may have (ten times a level's pace: an
+``expert`` would notice a card in 0.08 s, far beyond any person)."""
 
 _Z_BITS: Final = 12
 _Z: Final = tuple(
@@ -105,6 +116,26 @@ class ReactionModel(FrozenValue):
     def turn(self, rng: random.Random) -> float:
         """Time to turn three hand cards (or pick up the discard pile)."""
         return self.turn_median * math.exp(self.sigma * standard_normal(rng))
+
+    def scaled(self, speed: float) -> ReactionModel:
+        """The same person ``speed`` times as fast: every median divided by it.
+
+        A seat's own speed in a study ("Anna, 1.5× as fast"): the spread
+        stays, so her times are as variable, only shorter. Made once per
+        bot, so a scaled bot costs nothing per decision.
+
+        >>> LEVELS[Level.MEDIUM].scaled(2.0).turn_median
+        1.0
+        """
+        if not 0 < speed <= MAX_SPEED:  # NaN fails too
+            raise ValueError(f"a speed factor is above 0 and at most {MAX_SPEED:g}, not {speed!r}")
+        return ReactionModel(
+            self.level,
+            self.notice_median / speed,
+            self.move_median / speed,
+            self.turn_median / speed,
+            self.sigma,
+        )
 
     @property
     def mean_play(self) -> float:

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from ligretto.rules.values import FrozenValue
 
+STACK_PENALTY: Final = 2
+"""R5: the points each card left in the Ligretto stack costs."""
 
-def points(middle: int, stack: int) -> int:
+
+def points(middle: int, stack: int, penalty: int = STACK_PENALTY) -> int:
     """R5: +1 for each own card in the middle, −2 for each card left in the stack.
+
+    ``penalty`` is for the simulator's house rule of another stack penalty
+    (``ligretto.sim.house``); everything else scores by R5.
 
     >>> points(14, 3)
     8
+    >>> points(14, 3, penalty=1)
+    11
     """
-    return middle - 2 * stack
+    return middle - penalty * stack
 
 
 @dataclass(frozen=True, slots=True)

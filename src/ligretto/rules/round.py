@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import floor
 from typing import Any, Final
 
@@ -273,12 +273,29 @@ class Round:
         return self
 
     @classmethod
-    def deal(cls, players: int, seed: int, options: RuleOptions | None = None) -> Round:
+    def deal(
+        cls,
+        players: int,
+        seed: int,
+        options: RuleOptions | None = None,
+        decks: Sequence[Sequence[int]] | None = None,
+    ) -> Round:
         """R2 setup: every seat shuffles its own 40 cards (with the round's
         ``random.Random(seed)``), lays 10 face up as the Ligretto stack, the
         row (5/4/3 cards for 2/3/4+ players) and keeps the rest as the hand.
+
+        ``decks`` (one list of card codes per seat) lays each seat's cards
+        out as they come instead, in the order this deal lays its shuffled
+        deck: the stack bottom to top, then the row left to right, then the
+        hand bottom to top (its last card is turned first). The simulator
+        deals so from decks carried over from the round before, and from
+        two sets of cards per seat (a house rule; every card code may then
+        appear twice). The seed still drives the round's later shuffles.
         """
         self = cls._empty(players, seed, options if options is not None else RuleOptions())
+        if decks is not None:
+            self._lay_out(decks)
+            return self
         rand = self._rand
         size = self._row_size
         for seat in range(players):
@@ -291,6 +308,28 @@ class Round:
         self._index_deal()
         self._settle_deadlock([])
         return self
+
+    def _lay_out(self, decks: Sequence[Sequence[int]]) -> None:
+        """:meth:`deal` from given decks: checked, laid out, indexed."""
+        players = self._players
+        size = self._row_size
+        if len(decks) != players:
+            raise MalformedActionError(f"{len(decks)} decks for {players} seats")
+        for seat in range(players):
+            deck = list(decks[seat])
+            if len(deck) < STACK_SIZE + size or any(
+                type(c) is not int or not 0 <= c < DECK_SIZE for c in deck
+            ):
+                raise MalformedActionError(
+                    f"seat {seat}'s deck must hold at least {STACK_SIZE + size} card codes "
+                    f"0–{DECK_SIZE - 1} (R2)"
+                )
+            self._stack[seat] = deck[:STACK_SIZE]
+            self._row[seat] = [[c] for c in deck[STACK_SIZE : STACK_SIZE + size]]
+            self._cycle[seat] = deck[STACK_SIZE + size :]
+            self._split[seat] = len(deck) - STACK_SIZE - size
+        self._reindex()
+        self._settle_deadlock([])
 
     def _index_deal(self) -> None:
         """:meth:`_reindex` for a fresh deal, where it is simpler: no pile

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from ligretto.bots import Bot, Decision
 from ligretto.bots.view import BotView
@@ -44,8 +44,10 @@ from ligretto.rules import (
     RuleOptions,
     Source,
 )
-from ligretto.rules.values import FrozenValue
+from ligretto.rules.result import STACK_PENALTY
 from ligretto.rules.view import PileView, SeatView, TableView
+from ligretto.sim.house import HouseRules
+from ligretto.sim.limits import DEFAULT_MAX_ACTIONS, DEFAULT_STUCK_AFTER, RoundLimits
 from ligretto.sim.report import RoundRecord
 from ligretto.sim.seeds import derive_seed
 
@@ -55,21 +57,9 @@ __all__ = [
     "Observer",
     "RoundLimits",
     "SeatSight",
+    "play_dealt",
     "simulate_round",
 ]
-
-#: Far more than any real round needs (about 50–300 actions with four
-#: players); a round that gets here is reported as ``stalled``.
-DEFAULT_MAX_ACTIONS = 20_000
-
-#: Virtual seconds without a card to the middle after which a table of bots
-#: agrees that it is stuck (R4, ``Round.settle_stuck``). Long enough not to
-#: cut short rounds that would end by themselves (a round lasts 50–150 s).
-#: Without row storage, where every round ends by itself, 3,000 mixed-level
-#: rounds of 2–4 seats: at 60 s the guard cut 1 in 160 ``stack-first``
-#: rounds, at 120 s none of those but 1 in 120 ``random`` rounds (the
-#: slowest players here), at 300 s 1 in 3,000 ``random`` rounds.
-DEFAULT_STUCK_AFTER = 300.0
 
 Observer = Callable[[float, int, Round, BotView, Decision], None]
 """Called at every decision: ``(time, seat, round, view, decision)`` (tests).
@@ -155,24 +145,9 @@ class SeatSight:
         return self._table().seats
 
 
-@dataclass(frozen=True, slots=True)
-class RoundLimits(FrozenValue):
-    """The stall guard and the safety limits of a simulated round.
-
-    ``stuck_after``: virtual seconds without a card to the middle after
-    which the table settles the round as stuck (R4, ``Round.settle_stuck``).
-    ``max_actions``/``max_seconds``: safety limits; a round exceeding one of
-    them ends as ``stalled`` (with the stall guard that does not happen in
-    play, only with limits set low on purpose).
-    """
-
-    max_actions: int = DEFAULT_MAX_ACTIONS
-    max_seconds: float = 4 * 3600.0
-    stuck_after: float = DEFAULT_STUCK_AFTER
-
-    def __post_init__(self) -> None:
-        if not self.stuck_after > 0:
-            raise ValueError(f"stuck_after must be positive seconds, not {self.stuck_after!r}")
+#: The limits of a round simulated without its own (made once: compiled,
+#: an instance of the interpreted class costs a Python call).
+_NO_LIMITS: Final = RoundLimits()
 
 
 class _Table:
@@ -261,25 +236,52 @@ def simulate_round(
     limits: RoundLimits | None = None,
     observer: Observer | None = None,
     start: Round | None = None,
+    decks: Sequence[Sequence[int]] | None = None,
+    house: HouseRules | None = None,
 ) -> RoundRecord:
     """Play one round with ``bots`` (one per seat) and return its record.
 
-    The deal uses ``seed``; the bots' choices and reaction times use a
-    generator derived from it, so the same seed gives the same round.
-    With ``start`` the bots play on from that round as it lies (a
-    replay's position, ``ligretto replay --from``): it is played on in
-    place, its options count, and the record counts from there.
+    The deal uses ``seed`` (or lays out ``decks``, ``Round.deal``); the
+    bots' choices and reaction times use a generator derived from it, so
+    the same seed gives the same round. With ``start`` the bots play on
+    from that round as it lies (a replay's position, ``ligretto replay
+    --from``): it is played on in place, its options count, and the record
+    counts from there. ``house`` scores the round by the simulator's house
+    rules (another stack penalty) instead of R5.
     """
-    limits = limits or RoundLimits()
-    n = len(bots)
     if start is None:
-        options = options or RuleOptions()
-        rnd = Round.deal(n, seed, options)
-    else:
-        if start.players != n:
-            raise ValueError(f"{n} bots for a round of {start.players} players")
-        options = start.options
-        rnd = start
+        rnd = Round.deal(len(bots), seed, options or RuleOptions(), decks)
+        return play_dealt(
+            rnd, bots, seed, index=index, limits=limits, observer=observer, house=house
+        )
+    if start.players != len(bots):
+        raise ValueError(f"{len(bots)} bots for a round of {start.players} players")
+    takers = [[card["owner"] for card in pile["cards"]] for pile in start.snapshot()["middle"]]
+    return play_dealt(
+        start, bots, seed, index=index, limits=limits, observer=observer, house=house, takers=takers
+    )
+
+
+def play_dealt(
+    rnd: Round,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    index: int = 0,
+    limits: RoundLimits | None = None,
+    observer: Observer | None = None,
+    house: HouseRules | None = None,
+    takers: list[list[int]] | None = None,
+) -> RoundRecord:
+    """Play ``rnd`` on in place with ``bots`` to its end; its record.
+
+    The bots' generator is derived from ``seed`` (:func:`simulate_round`);
+    ``takers`` are the seats that put each middle card there (a round
+    played on from a position), for the races they win.
+    """
+    limits = limits or _NO_LIMITS
+    n = len(bots)
+    options = rnd.options
     rng = random.Random(derive_seed(seed, 0x5EA7))
     max_actions = limits.max_actions
     max_seconds = limits.max_seconds
@@ -293,10 +295,19 @@ def simulate_round(
     pending = table.pending
     waiting = table.waiting
     pile_seats = table.pile_seats  # who put each card on each pile (race winners)
-    if start is not None:
-        for pile in start.snapshot()["middle"]:
-            pile_seats.append([card["owner"] for card in pile["cards"]])
+    if takers is not None:
+        pile_seats.extend(takers)
     aimed_at = table.aimed_at  # size of the aimed-at pile when the seat chose its play
+    # The deal's row (R2) by value, per seat: what a study relates to the outcome.
+    # open_codes is stack top, discard top, then the row tops (-1: none).
+    row_sums: list[int] = []
+    for seat in range(n):
+        codes = rnd.open_codes(seat)
+        total = 0
+        for k in range(2, len(codes)):
+            if codes[k] >= 0:
+                total += codes[k] % 10 + 1
+        row_sums.append(total)
 
     actions = [0] * n
     races_won = [0] * n
@@ -363,9 +374,9 @@ def simulate_round(
             # R3: a faster seat took the pile; the card stays where it was
             races_lost[seat] += 1
             assert type(action) is Play and action.pile is not None
-            takers = pile_seats[action.pile]
-            if aimed_at[seat] < len(takers):
-                races_won[takers[aimed_at[seat]]] += 1
+            winners = pile_seats[action.pile]
+            if aimed_at[seat] < len(winners):
+                races_won[winners[aimed_at[seat]]] += 1
             table.decide(seat)
             continue
         actions[seat] += 1
@@ -389,10 +400,14 @@ def simulate_round(
         table.decide(seat)
 
     result = rnd.result()
+    if house is None or house.stack_penalty == STACK_PENALTY:
+        scored = tuple(s.points for s in result.seats)
+    else:
+        scored = tuple(house.points(s.middle, s.stack) for s in result.seats)
     return RoundRecord(
         index=index,
         seed=seed,
-        points=tuple(s.points for s in result.seats),
+        points=scored,
         middle=tuple(s.middle for s in result.seats),
         stack=tuple(s.stack for s in result.seats),
         caller=result.caller,
@@ -405,4 +420,6 @@ def simulate_round(
         refused=tuple(refused),
         stuck=stuck,
         stuck_ended=stuck_ended,
+        reshuffles=rnd.reshuffles,
+        row_sums=tuple(row_sums),
     )

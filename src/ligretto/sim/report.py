@@ -8,7 +8,8 @@ confidence interval, Ligretto Stop rate, deadlock rate (natural deadlocks
 only), round length (actions and virtual seconds; every seat plays the same
 rounds, so these two equal the run's) next to the seat's own actions, races
 won and lost — plus paired significance tests between the different bots at
-the table. Summaries depend only on the records in index order, so they are
+the table, the R4 reshuffles per round and how the seat with the lowest row
+at the deal fared. Summaries depend only on the records in index order, so they are
 identical however the rounds were spread over workers.
 """
 
@@ -24,6 +25,7 @@ __all__ = [
     "BotComparison",
     "GameRecord",
     "GameSummary",
+    "LowestRow",
     "RoundRecord",
     "SeatSummary",
     "SimReport",
@@ -63,6 +65,10 @@ class RoundRecord:
     refused: tuple[int, ...]
     stuck: int = 0
     stuck_ended: bool = False
+    reshuffles: int = 0
+    """R4 ``reshuffle``: how often every hand was reshuffled in a deadlock."""
+    row_sums: tuple[int, ...] = ()
+    """Per seat, the values of its row at the deal added up (R2)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -101,14 +107,26 @@ class SeatSummary:
     round_seconds: MeanEstimate
     own_actions: MeanEstimate
     game_wins: Proportion | None = None
+    speed: float = 1.0
+    """How many times as fast as its level the seat plays (1: the level's pace)."""
+    overlook: float = 0.0
+    """The chance that the seat does not see a card that fits, at a look."""
+    shuffle: str = "uniform"
+    """How the seat shuffles its cards between the rounds of a game."""
+    r5_round_wins: Proportion | None = None
+    """Round wins had the rounds been scored by R5 (under another stack penalty)."""
 
     def to_dict(self) -> dict[str, Any]:
-        strategy, _, level = self.bot.partition(":")
+        # the label starts with the bot; a seat's own speed and the like follow
+        strategy, _, level = self.bot.split(" ")[0].partition(":")
         result: dict[str, Any] = {
             "seat": self.seat,
             "bot": self.bot,
             "strategy": strategy,
             "level": level,
+            "speed": self.speed,
+            "overlook": self.overlook,
+            "shuffle": self.shuffle,
             "round_win_rate": self.round_wins.to_dict(),
             "points_per_round": self.points.to_dict(),
             "stop_rate": self.stops.to_dict(),
@@ -124,6 +142,8 @@ class SeatSummary:
         }
         if self.game_wins is not None:
             result["game_win_rate"] = self.game_wins.to_dict()
+        if self.r5_round_wins is not None:
+            result["r5_round_win_rate"] = self.r5_round_wins.to_dict()
         return result
 
 
@@ -137,6 +157,29 @@ class BotComparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, **self.result.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class LowestRow:
+    """The seat whose row at the deal adds up to the least (R2), against the rest.
+
+    Counted over the rounds in which one seat alone has the lowest row sum:
+    how often it wins the round (a fair share is ``1 / seats``) and its
+    points minus the mean of the other seats' (paired by round).
+    """
+
+    rounds: int
+    wins: Proportion
+    fair: float
+    points_edge: MeanEstimate | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "win_rate": self.wins.to_dict(),
+            "fair_share": self.fair,
+            "points_edge": None if self.points_edge is None else self.points_edge.to_dict(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +218,9 @@ class SimReport:
     #: rounds the stall guard settled (R4 "we're stuck"): ended, or reshuffled
     #: and played on; counted apart from natural deadlocks (``deadlock_rate``)
     stuck: int = 0
+    #: R4 ``reshuffle``: how often a round reshuffled every hand, per round
+    reshuffles: MeanEstimate | None = None
+    lowest_row: LowestRow | None = None
 
     def to_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -183,6 +229,8 @@ class SimReport:
             "deadlock_rate": self.deadlock_rate.to_dict(),
             "stuck": self.stuck,
             "stalled": self.stalled,
+            "reshuffles_per_round": None if self.reshuffles is None else self.reshuffles.to_dict(),
+            "lowest_row": None if self.lowest_row is None else self.lowest_row.to_dict(),
             "actions_per_round": self.actions_per_round.to_dict(),
             "seconds_per_round": self.seconds_per_round.to_dict(),
             "seats": [s.to_dict() for s in self.seats],

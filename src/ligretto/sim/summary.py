@@ -16,10 +16,13 @@ from itertools import combinations
 
 from ligretto.estimates import RunningMean, compare, estimate_proportion
 from ligretto.rules import Termination
+from ligretto.rules.result import STACK_PENALTY
+from ligretto.rules.result import points as r5_points
 from ligretto.sim.report import (
     BotComparison,
     GameRecord,
     GameSummary,
+    LowestRow,
     RoundRecord,
     SeatSummary,
     SimReport,
@@ -51,9 +54,26 @@ class _Pair:
 class ReportBuilder:
     """The summary of a run, from its records added in index order."""
 
-    def __init__(self, bots: Sequence[str]) -> None:
+    def __init__(
+        self,
+        bots: Sequence[str],
+        *,
+        speeds: Sequence[float] = (),
+        overlook: Sequence[float] = (),
+        shuffles: Sequence[str] = (),
+        stack_penalty: int = STACK_PENALTY,
+    ) -> None:
         self.bots = list(bots)
         seats = len(self.bots)
+        self.speeds = list(speeds) or [1.0] * seats
+        self.overlook = list(overlook) or [0.0] * seats
+        self.shuffles = list(shuffles) or ["uniform"] * seats
+        # Under another stack penalty, the round wins R5 would have given too.
+        self.r5_wins: list[float] | None = [0.0] * seats if stack_penalty != STACK_PENALTY else None
+        self.reshuffles = RunningMean()
+        self.low_rounds = 0
+        self.low_wins = 0.0
+        self.low_edge = RunningMean(scale=max(1, seats - 1))
         self.rounds = 0
         self.games = 0
         self.round_wins = [0.0] * seats
@@ -110,6 +130,31 @@ class ReportBuilder:
         self.stuck += record.stuck > 0
         for pair in self.pairs:
             pair.add(record.points)
+        self.reshuffles.add(record.reshuffles)
+        if self.r5_wins is not None:
+            r5 = [r5_points(m, s) for m, s in zip(record.middle, record.stack, strict=True)]
+            top = max(r5)
+            tied = r5.count(top)
+            for s, p in enumerate(r5):
+                if p == top:
+                    self.r5_wins[s] += 1.0 / tied
+        self._lowest_row(record, share)
+
+    def _lowest_row(self, record: RoundRecord, share: float) -> None:
+        """The seat alone with the lowest row sum at the deal: its win and its edge."""
+        sums = record.row_sums
+        if len(sums) < 2:
+            return
+        low = min(sums)
+        if sums.count(low) != 1:
+            return
+        seat = sums.index(low)
+        self.low_rounds += 1
+        if seat in record.winners:
+            self.low_wins += share
+        others = sum(record.points) - record.points[seat]
+        # (n − 1)·p − Σ others over the scale n − 1: its points minus the others' mean
+        self.low_edge.add((len(sums) - 1) * record.points[seat] - others)
 
     def add_game(self, game: GameRecord) -> None:
         """Count one whole game and every round of it."""
@@ -154,6 +199,12 @@ class ReportBuilder:
                 round_seconds=round_seconds,
                 own_actions=self.own_actions[s].estimate(),
                 game_wins=estimate_proportion(self.game_wins[s], games) if games else None,
+                speed=self.speeds[s],
+                overlook=self.overlook[s],
+                shuffle=self.shuffles[s],
+                r5_round_wins=(
+                    estimate_proportion(self.r5_wins[s], n) if self.r5_wins is not None else None
+                ),
             )
             for s, bot in enumerate(self.bots)
         )
@@ -182,6 +233,19 @@ class ReportBuilder:
             seconds_per_round=round_seconds,
             comparisons=comparisons,
             games=game_summary,
+            reshuffles=self.reshuffles.estimate(),
+            lowest_row=self._lowest_row_summary(),
+        )
+
+    def _lowest_row_summary(self) -> LowestRow | None:
+        if not self.low_rounds:
+            return None
+        edge = self.low_edge.estimate() if self.low_edge.n >= 2 else None
+        return LowestRow(
+            rounds=self.low_rounds,
+            wins=estimate_proportion(self.low_wins, self.low_rounds),
+            fair=1 / len(self.bots),
+            points_edge=edge,
         )
 
 

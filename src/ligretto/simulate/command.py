@@ -6,26 +6,44 @@ import there. Printing happens only here (the simulator itself is pure).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-from typing import Annotated, Any
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
-from ligretto.bots import BotSpec
+from ligretto.bots import STRATEGIES, BotSpec, Level, strategy_names
 from ligretto.rules import RuleOptions
+from ligretto.rules.result import STACK_PENALTY
+from ligretto.sim.decks import ShuffleModel
 from ligretto.sim.engine import DEFAULT_STUCK_AFTER, RoundLimits
-from ligretto.sim.report import SimReport
+from ligretto.sim.house import MAX_PENALTY, MAX_SETS, HouseRules
 from ligretto.simulate.pool import ClusterError
-from ligretto.simulate.run import GameSettings, SimConfig, simulate
+from ligretto.simulate.records import RecordWriter
+from ligretto.simulate.report_text import finite_json, render_report, report_document
+from ligretto.simulate.run import DECKS_NEED_GAMES, GameSettings, SimConfig, simulate
 from ligretto.tafel import Mode
 
 __all__ = ["DEFAULT_BOTS", "simulate_command"]
 
 DEFAULT_BOTS = "stack-first:hard,greedy:medium,random:easy,mine:hard"
+
+T = TypeVar("T")
+
+
+def strategies_help() -> str:
+    """Every registered strategy for ``--help``, aliases after an ``=``
+    (from the registry, so a new strategy is listed without a change here)."""
+    names = []
+    for name in strategy_names():
+        aliases = [key for key, cls in STRATEGIES.items() if cls.name == name and key != name]
+        names.append("=".join([name, *aliases]))
+    return ", ".join(names)
 
 
 def _bots_for(players: int | None, bots: str) -> list[BotSpec]:
@@ -42,104 +60,6 @@ def _bots_for(players: int | None, bots: str) -> list[BotSpec]:
     return [specs[i % len(specs)] for i in range(players)]
 
 
-def _fmt_ci(mean: float, low: float, high: float, digits: int = 2) -> str:
-    if not math.isfinite(high - low):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {(high - low) / 2:.{digits}f}"
-
-
-def _p_text(p: float) -> str:
-    # below about 1e-16 the t distribution's tail is lost in rounding
-    return "< 1e-16" if p < 1e-16 else f"{p:.2g}"
-
-
-def _percent(rate: float) -> str:
-    return "–" if math.isnan(rate) else f"{100 * rate:.1f}%"
-
-
-def render_report(report: SimReport, console: Console) -> None:
-    """The result table (per seat), the run's line and the bot comparisons."""
-    games = report.games
-    table = Table(
-        title=f"{report.rounds} rounds" + (f", {games.games} games" if games else ""),
-        caption=("games: games won (T4/T5); " if games else "")
-        + "wins: rounds with the top score (ties shared); points: mean per round "
-        "(R5) ± 95 % CI; stop: Ligretto Stop called; stack: cards left; races: won/lost (R3)",
-    )
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("bot", no_wrap=True, min_width=16)
-    if games:
-        table.add_column("games", justify="right", no_wrap=True)
-    table.add_column("wins", justify="right", no_wrap=True)
-    table.add_column("points", justify="right", no_wrap=True)
-    table.add_column("stop", justify="right", no_wrap=True)
-    table.add_column("stack", justify="right", no_wrap=True)
-    table.add_column("races", justify="right", no_wrap=True)
-    for s in report.seats:
-        row = [str(s.seat), s.bot]
-        if games and s.game_wins is not None:
-            row.append(_percent(s.game_wins.rate))
-        row += [
-            _percent(s.round_wins.rate),
-            _fmt_ci(s.points.mean, s.points.low, s.points.high),
-            _percent(s.stops.rate),
-            f"{s.stack_left:.2f}",
-            f"{s.races_won}/{s.races_lost}",
-        ]
-        table.add_row(*row)
-    console.print(table)
-    secs = report.seconds_per_round
-    acts = report.actions_per_round
-    line = (
-        f"round length: {_fmt_ci(acts.mean, acts.low, acts.high, 1)} actions, "
-        f"{_fmt_ci(secs.mean, secs.low, secs.high, 1)} s virtual; "
-        f"Ligretto Stop {_percent(report.stop_rate.rate)}, "
-        f"deadlock {_percent(report.deadlock_rate.rate)}"
-    )
-    if games:
-        line += f"; {games.rounds_per_game.mean:.1f} rounds per game"
-    if report.stuck:
-        line += f"; stuck {report.stuck} (stall guard, R4)"
-    if report.stalled:
-        line += f"; {report.stalled} stalled"
-    console.print(line)
-    if report.comparisons:
-        comp = Table(title="paired comparison of points per round (a − b)")
-        comp.add_column("a")
-        comp.add_column("b")
-        comp.add_column("a − b (95 % CI)", justify="right")
-        comp.add_column("p", justify="right")
-        for c in report.comparisons:
-            d = c.result.difference
-            comp.add_row(
-                c.a,
-                c.b,
-                _fmt_ci(d.mean, d.low, d.high),
-                _p_text(c.result.p_value) + (" *" if c.result.significant else ""),
-            )
-        console.print(comp)
-
-
-def report_document(
-    config: SimConfig, report: SimReport, workers: int, cluster: str | None = None
-) -> dict[str, Any]:
-    """The ``--json`` document: the configuration, then the report.
-
-    A run on a Dask cluster names its scheduler (``config.cluster``); the
-    report is the same as with ``--workers 1``.
-    """
-    settings: dict[str, Any] = {
-        "players": len(config.bots),
-        "bots": config.labels,
-        "seed": config.seed,
-        "workers": workers,
-    }
-    if cluster is not None:
-        settings["cluster"] = cluster
-    settings["options"] = config.options.to_dict()
-    return {"config": settings, **report.to_dict()}
-
-
 def simulate_command(
     bots: Annotated[
         str,
@@ -147,8 +67,8 @@ def simulate_command(
             "--bots",
             "-b",
             help="Comma-separated strategy:level per seat "
-            "(strategies: random, greedy, stack-first, race-aware, watchful=mine, "
-            "discard-first, row-last; levels: easy, medium, hard, expert).",
+            f"(strategies: {strategies_help()}; "
+            f"levels: {', '.join(level.value for level in Level)}).",
         ),
     ] = DEFAULT_BOTS,
     players: Annotated[
@@ -197,6 +117,66 @@ def simulate_command(
             "bots agree the round is stuck (R4: ended or reshuffled per --deadlock).",
         ),
     ] = DEFAULT_STUCK_AFTER,
+    speed: Annotated[
+        str,
+        typer.Option(
+            "--speed",
+            metavar="FACTORS",
+            help="Speed factor per seat, comma-separated like --bots and repeated round "
+            "the table (1.5: one and a half times as fast as the seat's level; default 1).",
+        ),
+    ] = "",
+    overlook: Annotated[
+        str,
+        typer.Option(
+            "--overlook",
+            metavar="CHANCES",
+            help="Per seat, the chance (0–1) of not seeing a card that fits at a look: "
+            "the seat turns instead (R3). Comma-separated like --speed; default 0.",
+        ),
+    ] = "",
+    shuffle: Annotated[
+        str,
+        typer.Option(
+            "--shuffle",
+            metavar="MODELS",
+            help="How each seat shuffles its cards between the rounds of a game: uniform "
+            "(default), riffle:N (N riffles, Gilbert–Shannon–Reeds), perfect:N (N faro "
+            "shuffles) or none (dealt as gathered). Comma-separated like --speed; "
+            "needs --games.",
+        ),
+    ] = "",
+    sets: Annotated[
+        int,
+        typer.Option(
+            "--sets",
+            min=1,
+            max=MAX_SETS,
+            help="House rule: sets of 40 cards per player (R1: 1).",
+        ),
+    ] = 1,
+    stack_penalty: Annotated[
+        int,
+        typer.Option(
+            "--stack-penalty",
+            min=0,
+            max=MAX_PENALTY,
+            help="House rule: points a card left in the Ligretto stack costs (R5: 2). "
+            "Games are then added up by the simulator, with the Tafel's outcome rules.",
+        ),
+    ] = STACK_PENALTY,
+    records: Annotated[
+        Path | None,
+        typer.Option(
+            "--records",
+            metavar="FILE",
+            help="Write every round as a line of JSON to FILE (gzip-compressed when "
+            "FILE ends in .gz): points, cards, the row sums at the deal, who called "
+            "Stop, reshuffles.",
+            dir_okay=False,
+            writable=True,
+        ),
+    ] = None,
 ) -> None:
     """Let bots play many rounds (or whole games) and report who does best."""
     try:
@@ -207,14 +187,21 @@ def simulate_command(
             deadlock=_literal(deadlock, ("end", "reshuffle"), "--deadlock"),
             row_storage=row_storage,
         )
+        seats = tuple(_bots_for(players, bots))
         config = SimConfig(
-            tuple(_bots_for(players, bots)),
+            seats,
             seed,
             options,
             RoundLimits(stuck_after=stuck_after),
+            speeds=per_seat(speed, len(seats), _factor, "--speed"),
+            overlook=per_seat(overlook, len(seats), _factor, "--overlook"),
+            shuffles=per_seat(shuffle, len(seats), ShuffleModel.parse, "--shuffle"),
+            house=HouseRules(sets=sets, stack_penalty=stack_penalty),
         )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
+    if config.carries_decks and not games:
+        raise typer.BadParameter(DECKS_NEED_GAMES, param_hint="--shuffle")
     settings = None
     if games:
         if agreed_rounds is not None and target is not None:
@@ -242,7 +229,7 @@ def simulate_command(
         transient=True,
     )
     try:
-        with progress:
+        with progress, _writer(records) as writer:
             task = progress.add_task(what, total=total)
             report = simulate(
                 config,
@@ -252,9 +239,12 @@ def simulate_command(
                 workers=workers,
                 on_progress=lambda k: progress.advance(task, k),
                 cluster=cluster,
+                on_round=None if writer is None else writer.write,
             )
     except ClusterError as exc:
         raise typer.BadParameter(str(exc), param_hint="--cluster") from exc
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {records}: {exc}", param_hint="--records") from exc
     if as_json:
         document = finite_json(report_document(config, report, workers, cluster))
         typer.echo(json.dumps(document, indent=2, allow_nan=False))
@@ -262,14 +252,37 @@ def simulate_command(
         render_report(report, Console())
 
 
-def finite_json(value: Any) -> Any:
-    """JSON has no NaN or infinity: such a number (an undefined spread) becomes null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: finite_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite_json(v) for v in value]
+@contextlib.contextmanager
+def _writer(path: Path | None) -> Iterator[RecordWriter | None]:
+    if path is None:
+        yield None
+        return
+    with RecordWriter(path) as writer:
+        yield writer
+
+
+def per_seat(text: str, seats: int, parse: Callable[[str], T], option: str) -> tuple[T, ...]:
+    """A comma-separated value per seat, repeated round the table like ``--bots``
+    (``()`` when empty: every seat the default)."""
+    parts = [part.strip() for part in text.split(",")] if text.strip() else []
+    if not parts:
+        return ()
+    if len(parts) > seats:
+        raise ValueError(f"{option}: {len(parts)} values for {seats} seats")
+    try:
+        values = [parse(part) for part in parts]
+    except ValueError as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    return tuple(values[i % len(values)] for i in range(seats))
+
+
+def _factor(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a number")
     return value
 
 

@@ -11,19 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ligretto.bots import Bot, BotSpec, make_bot
+from ligretto.bots import LEVELS, Bot, BotSpec, Level, make_bot
 from ligretto.rules import RuleOptions
+from ligretto.sim.decks import UNIFORM, ShuffleModel, round_decks
 from ligretto.sim.engine import RoundLimits, simulate_round
 from ligretto.sim.game import KeepGoing, simulate_game
+from ligretto.sim.house import HouseRules
 from ligretto.sim.report import GameRecord, RoundRecord, SimReport
 from ligretto.sim.seeds import derive_seed
-from ligretto.sim.summary import summarize
+from ligretto.sim.summary import ReportBuilder
 from ligretto.simulate.pool import chunked, run_chunks
 from ligretto.tafel import Mode
 
 __all__ = [
     "GAMES",
     "GameSettings",
+    "RoundSink",
     "SimConfig",
     "game_jobs",
     "play_game",
@@ -39,6 +42,10 @@ __all__ = [
 
 #: Seed path component that separates game seeds from round seeds.
 GAMES = 0x6A3E
+DECKS_NEED_GAMES = (
+    "a shuffle between rounds needs whole games (--games): single rounds are "
+    "each dealt fresh, with nothing to carry over"
+)
 ROUND_CHUNK = 100
 GAME_CHUNK = 4
 
@@ -56,15 +63,53 @@ class GameSettings:
 
 @dataclass(frozen=True, slots=True)
 class SimConfig:
-    """Who plays (one bot per seat), under which rules, from which seed."""
+    """Who plays (one bot per seat), under which rules, from which seed.
+
+    Per seat, each empty for the default: ``speeds`` (times as fast as the
+    seat's level, ``ReactionModel.scaled``), ``overlook`` (the chance to
+    miss a card that fits, ``Inattentive``) and ``shuffles`` (how the seat
+    shuffles between the rounds of a game, ``ligretto.sim.decks``);
+    ``house`` holds the simulator's house rules (``ligretto.sim.house``).
+    """
 
     bots: tuple[BotSpec, ...]
     seed: int = 1
     options: RuleOptions = field(default_factory=RuleOptions)
     limits: RoundLimits = field(default_factory=RoundLimits)
+    speeds: tuple[float, ...] = ()
+    overlook: tuple[float, ...] = ()
+    shuffles: tuple[ShuffleModel, ...] = ()
+    house: HouseRules = field(default_factory=HouseRules)
 
     def __post_init__(self) -> None:
         self.options.check_players(len(self.bots))
+        seats = len(self.bots)
+        for name, values in (
+            ("speeds", self.speeds),
+            ("overlook", self.overlook),
+            ("shuffles", self.shuffles),
+        ):
+            if values and len(values) != seats:
+                raise ValueError(f"{len(values)} {name} for {seats} seats")
+        for speed in self.speeds:
+            LEVELS[Level.MEDIUM].scaled(speed)  # refused with its reason, before any work
+        for chance in self.overlook:
+            if not 0 <= chance <= 1:
+                raise ValueError(f"a probability of overlooking is 0 to 1, not {chance!r}")
+
+    def speed(self, seat: int) -> float:
+        return self.speeds[seat] if self.speeds else 1.0
+
+    def overlooks(self, seat: int) -> float:
+        return self.overlook[seat] if self.overlook else 0.0
+
+    def shuffle(self, seat: int) -> ShuffleModel:
+        return self.shuffles[seat] if self.shuffles else UNIFORM
+
+    @property
+    def carries_decks(self) -> bool:
+        """Whether a seat's cards carry over from one round of a game to the next."""
+        return any(not model.uniform for model in self.shuffles)
 
     @classmethod
     def from_names(
@@ -75,16 +120,51 @@ class SimConfig:
 
     @property
     def labels(self) -> list[str]:
-        return [str(spec) for spec in self.bots]
+        """Each seat's bot, and its own speed, attentiveness and shuffle where
+        they differ from the default (``stack-first:medium speed=1.5``): seats
+        with equal labels are one bot in the report's comparisons."""
+        labels = []
+        for seat, spec in enumerate(self.bots):
+            label = str(spec)
+            if self.speed(seat) != 1:
+                label += f" speed={self.speed(seat):g}"
+            if self.overlooks(seat):
+                label += f" overlook={self.overlooks(seat):g}"
+            if not self.shuffle(seat).uniform:
+                label += f" shuffle={self.shuffle(seat)}"
+            labels.append(label)
+        return labels
 
     def make_bots(self) -> list[Bot]:
-        return [make_bot(spec) for spec in self.bots]
+        return [
+            make_bot(spec, speed=self.speed(seat), overlook=self.overlooks(seat))
+            for seat, spec in enumerate(self.bots)
+        ]
+
+    def builder(self) -> ReportBuilder:
+        """The report's builder for this configuration's seats."""
+        seats = range(len(self.bots))
+        return ReportBuilder(
+            self.labels,
+            speeds=[self.speed(s) for s in seats],
+            overlook=[self.overlooks(s) for s in seats],
+            shuffles=[str(self.shuffle(s)) for s in seats],
+            stack_penalty=self.house.stack_penalty,
+        )
 
 
 def play_round(config: SimConfig, bots: Sequence[Bot], index: int) -> RoundRecord:
     """Round ``index`` of a run: dealt and played with ``derive_seed(seed, index)``."""
+    seed = derive_seed(config.seed, index)
+    players = len(bots)
     return simulate_round(
-        bots, derive_seed(config.seed, index), config.options, index=index, limits=config.limits
+        bots,
+        seed,
+        config.options,
+        index=index,
+        limits=config.limits,
+        decks=round_decks(players, seed, sets=config.house.sets),
+        house=config.house,
     )
 
 
@@ -106,6 +186,8 @@ def play_game(
         agreed_rounds=settings.agreed_rounds,
         limits=config.limits,
         keep_going=keep_going,
+        house=config.house,
+        shuffles=config.shuffles,
     )
 
 
@@ -169,6 +251,11 @@ def run_games(
     return [g for part in parts for g in part]
 
 
+RoundSink = Callable[[RoundRecord, int | None], None]
+"""Hears every round of a run in index order, with its game's index (``None``
+for single rounds): ``ligretto simulate --records`` writes them out."""
+
+
 def simulate(
     config: SimConfig,
     *,
@@ -178,11 +265,14 @@ def simulate(
     workers: int = 1,
     on_progress: Progress | None = None,
     cluster: str | None = None,
+    on_round: RoundSink | None = None,
 ) -> SimReport:
     """Run ``rounds`` single rounds, or ``games`` whole games, and summarize.
 
     ``workers`` local processes, or the Dask cluster whose scheduler is at
-    ``cluster``: the same report for the same seed either way.
+    ``cluster``: the same report for the same seed either way. Records are
+    counted as their chunks come back and dropped (``on_round`` hears each
+    first), so a run's memory is its chunks in flight, not its rounds.
 
     >>> report = simulate(SimConfig.from_names(["stack-first:hard", "random:easy"]), rounds=20)
     >>> report.rounds, [s.bot for s in report.seats]
@@ -190,27 +280,36 @@ def simulate(
     """
     if (rounds > 0) == (games > 0):
         raise ValueError("give either a number of rounds or a number of games")
+    if rounds and config.carries_decks:
+        raise ValueError(DECKS_NEED_GAMES)
+    builder = config.builder()
     if games:
         settings = settings or GameSettings()
-        played = run_games(
-            config, games, settings, workers=workers, on_progress=on_progress, cluster=cluster
+        jobs = game_jobs(config, games, settings)
+        for part in run_chunks(play_games, jobs, workers, on_progress, cluster):
+            for game in part:
+                builder.add_game(game)
+                if on_round is not None:
+                    for record in game.rounds:
+                        on_round(record, game.index)
+        return builder.report(
+            mode=settings.mode.value, target=settings.target, agreed_rounds=settings.agreed_rounds
         )
-        return summarize_games(config, settings, played)
-    return summarize(
-        config.labels,
-        run_rounds(config, rounds, workers=workers, on_progress=on_progress, cluster=cluster),
-    )
+    for chunk in run_chunks(play_rounds, round_jobs(config, rounds), workers, on_progress, cluster):
+        for record in chunk:
+            builder.add_round(record)
+            if on_round is not None:
+                on_round(record, None)
+    return builder.report()
 
 
 def summarize_games(
     config: SimConfig, settings: GameSettings, games: Sequence[GameRecord]
 ) -> SimReport:
     """The report of whole games, as :func:`simulate` makes it."""
-    return summarize(
-        config.labels,
-        [],
-        games,
-        mode=settings.mode.value,
-        target=settings.target,
-        agreed_rounds=settings.agreed_rounds,
+    builder = config.builder()
+    for game in games:
+        builder.add_game(game)
+    return builder.report(
+        mode=settings.mode.value, target=settings.target, agreed_rounds=settings.agreed_rounds
     )

@@ -1,12 +1,13 @@
 """A study of the strategy lab: what to simulate, its cost as asked and its command.
 
 A study is a ``ligretto simulate`` run described as data (:class:`StudySpec`):
-the bot at each seat, rounds or whole games, the rule options and the
-master seed. Round ``i`` and game ``g`` of a run are each a pure function
-of the master seed and their index (``ligretto.simulate.run``), so whoever
-plays them — the lab's process pool in chunks of any size, the command
-with any ``--workers`` — gets the same records, and their summary in index
-order is the command's ``--json`` report. :meth:`StudySpec.command` is the
+the bot at each seat with its own speed, attentiveness and shuffle, rounds
+or whole games, the rule options, the house rules and the master seed.
+Round ``i`` and game ``g`` of a run are each a pure function of the master
+seed and their index (``ligretto.simulate.run``), so whoever plays them —
+the lab's process pool in chunks of any size, the command with any
+``--workers`` — gets the same records, and their summary in index order
+is the command's ``--json`` report. :meth:`StudySpec.command` is the
 command line that reproduces it.
 
 What a study is asked to cost (:meth:`StudySpec.cost`, the lab's cap) is
@@ -23,7 +24,10 @@ from typing import Any, Final
 
 from ligretto.bots import BotSpec
 from ligretto.rules import RuleOptions
-from ligretto.simulate.run import GameSettings, SimConfig
+from ligretto.rules.result import STACK_PENALTY
+from ligretto.sim.decks import UNIFORM, ShuffleModel
+from ligretto.sim.house import HouseRules
+from ligretto.simulate.run import DECKS_NEED_GAMES, GameSettings, SimConfig
 from ligretto.tafel import Mode
 
 __all__ = [
@@ -41,11 +45,24 @@ proportion, a game of agreed rounds (T5) as its rounds."""
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question template: the seats that answer it, for the lab's form."""
+    """A question template: the seats and the run that answer it, for the lab's form.
+
+    Per seat, each empty for the default, ``speeds``, ``overlook`` and
+    ``shuffles`` (:class:`~ligretto.simulate.run.SimConfig`); ``games``
+    asks for whole games to 99 (else single rounds), ``count`` how many.
+    """
 
     key: str
     bots: tuple[str, ...]
+    games: bool = False
+    count: int = 1000
+    speeds: tuple[float, ...] = ()
+    shuffles: tuple[str, ...] = ()
+    recycle_shuffle: bool = True
+    stack_penalty: int = STACK_PENALTY
 
+
+_FOUR: Final = ("stack-first:medium",) * 4
 
 QUESTIONS: Final[dict[str, Question]] = {
     # A against B at the same level, alternating (docs/strategy.md, "Method").
@@ -57,9 +74,32 @@ QUESTIONS: Final[dict[str, Question]] = {
         "levels",
         ("stack-first:easy", "stack-first:medium", "stack-first:hard", "stack-first:expert"),
     ),
+    # How much is luck? Anna a level faster than three equals: how often do they still win?
+    "luck": Question("luck", ("stack-first:hard", *_FOUR[1:]), games=True, count=300),
+    # How much faster must I be? Anna at her own speed against three equals.
+    "faster": Question("faster", _FOUR, games=True, count=300, speeds=(1.5, 1.0, 1.0, 1.0)),
+    # Does shuffling badly help? Anna riffles once between rounds, the others shuffle well.
+    "shuffle": Question(
+        "shuffle",
+        _FOUR,
+        games=True,
+        count=300,
+        shuffles=("riffle:1", "uniform", "uniform", "uniform"),
+    ),
+    # Without shuffling the discard pile (R3's recycle_shuffle=False): deadlocks (R4).
+    "recycle": Question("recycle", _FOUR, count=2000, recycle_shuffle=False),
+    # Does a low row at the deal (R2) decide the round?
+    "row": Question("row", _FOUR, count=2000),
+    # A gentler stack penalty (R5's 2 → 1), for a table with one faster player.
+    "penalty": Question(
+        "penalty", ("stack-first:hard", *_FOUR[1:]), games=True, count=300, stack_penalty=1
+    ),
 }
 """The lab's question templates: "A vs B", "does R7 hold at 8 players",
-"which level beats which"."""
+"which level beats which", and the questions players ask: how much is
+luck, how much faster must I be, does it help to shuffle badly, what if
+the discard pile is not shuffled, does a low row decide the round, what
+would a gentler stack penalty do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +114,10 @@ class StudySpec:
     target: int | None = None
     agreed_rounds: int | None = None
     question: str = "versus"
+    speeds: tuple[float, ...] = ()
+    overlook: tuple[float, ...] = ()
+    shuffles: tuple[str, ...] = ()
+    house: HouseRules = field(default_factory=HouseRules)
 
     def __post_init__(self) -> None:
         if (self.rounds > 0) == (self.games > 0):
@@ -88,6 +132,9 @@ class StudySpec:
         for bot in self.bots:
             BotSpec.parse(bot)
         self.options.check_players(len(self.bots))
+        config = self.config()  # the per-seat options' limits, with their own messages
+        if self.rounds and config.carries_decks:
+            raise ValueError(DECKS_NEED_GAMES)
 
     @property
     def seats(self) -> int:
@@ -99,7 +146,15 @@ class StudySpec:
         return self.games or self.rounds
 
     def config(self) -> SimConfig:
-        return SimConfig(tuple(BotSpec.parse(b) for b in self.bots), self.seed, self.options)
+        return SimConfig(
+            tuple(BotSpec.parse(b) for b in self.bots),
+            self.seed,
+            self.options,
+            speeds=self.speeds,
+            overlook=self.overlook,
+            shuffles=tuple(ShuffleModel.parse(s) for s in self.shuffles),
+            house=self.house,
+        )
 
     def settings(self) -> GameSettings:
         if self.agreed_rounds is not None:
@@ -145,6 +200,16 @@ class StudySpec:
             args += ["--deadlock", o.deadlock]
         if o.row_storage:
             args.append("--row-storage")
+        if any(speed != 1 for speed in self.speeds):
+            args += ["--speed", ",".join(f"{speed:g}" for speed in self.speeds)]
+        if any(self.overlook):
+            args += ["--overlook", ",".join(f"{chance:g}" for chance in self.overlook)]
+        if any(ShuffleModel.parse(s) != UNIFORM for s in self.shuffles):
+            args += ["--shuffle", ",".join(str(ShuffleModel.parse(s)) for s in self.shuffles)]
+        if self.house.sets != 1:
+            args += ["--sets", str(self.house.sets)]
+        if self.house.stack_penalty != STACK_PENALTY:
+            args += ["--stack-penalty", str(self.house.stack_penalty)]
         return shlex.join(args)
 
     def to_dict(self) -> dict[str, Any]:
@@ -157,6 +222,10 @@ class StudySpec:
             "target": self.target,
             "agreed_rounds": self.agreed_rounds,
             "options": self.options.to_dict(),
+            "speeds": list(self.speeds),
+            "overlook": list(self.overlook),
+            "shuffles": list(self.shuffles),
+            "house": self.house.to_dict(),
         }
 
     @classmethod
@@ -170,4 +239,9 @@ class StudySpec:
             target=data.get("target"),
             agreed_rounds=data.get("agreed_rounds"),
             question=str(data.get("question", "versus")),
+            # studies kept before these options have none of them
+            speeds=tuple(float(x) for x in data.get("speeds", ())),
+            overlook=tuple(float(x) for x in data.get("overlook", ())),
+            shuffles=tuple(str(x) for x in data.get("shuffles", ())),
+            house=HouseRules(**data.get("house", {})),
         )

@@ -16,8 +16,9 @@ first is small), and one is sent beside others only when all of them are
 likely to fit, so a study whose games are each larger than its chunks were
 meant to be costs its budget about once, not once per worker.
 
-Records are counted as they come (``ligretto.sim.summary``) and dropped:
-memory holds the chunks in flight, not the study.
+Records are counted as they come (``ligretto.sim.summary``), handed to
+``on_round`` (the lab writes them to a file) and dropped: memory holds the
+chunks in flight, not the study.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Any, Final
 from ligretto.sim.report import GameRecord
 from ligretto.sim.summary import ReportBuilder
 from ligretto.simulate.budget import BudgetedChunk, ChunkOutcome, play_chunk
-from ligretto.simulate.command import finite_json, report_document
-from ligretto.simulate.run import ROUND_CHUNK, GameSettings
+from ligretto.simulate.report_text import finite_json, report_document
+from ligretto.simulate.run import ROUND_CHUNK, GameSettings, RoundSink
 from ligretto.simulate.study import StudySpec
 
 __all__ = ["CHUNK_ACTIONS", "StudyRun", "run_study"]
@@ -52,14 +53,17 @@ class StudyRun:
     what the study's page shows.
     """
 
-    def __init__(self, spec: StudySpec, budget: int) -> None:
+    def __init__(self, spec: StudySpec, budget: int, on_round: RoundSink | None = None) -> None:
         if budget < 1:
             raise ValueError("the budget is at least one action")
         self.spec = spec
+        self.on_round = on_round
+        """Hears every counted round in order, with its game's index (the
+        lab's per-round records)."""
         self.budget = budget
         self.config = spec.config()
         self.settings = spec.settings() if spec.games else None
-        self.builder = ReportBuilder(self.config.labels)
+        self.builder: ReportBuilder = self.config.builder()
         self.aim = max(1, min(CHUNK_ACTIONS, budget // 40))
         self.used = 0
         """Actions of the rounds or games counted."""
@@ -119,8 +123,13 @@ class StudyRun:
             self.played += 1
             if isinstance(record, GameRecord):
                 self.builder.add_game(record)
+                if self.on_round is not None:
+                    for one in record.rounds:
+                        self.on_round(one, record.index)
             else:
                 self.builder.add_round(record)
+                if self.on_round is not None:
+                    self.on_round(record, None)
         # a counted chunk stops early only at its budget, which the items before it left
         if outcome.stopped:
             self.over_budget = True

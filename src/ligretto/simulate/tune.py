@@ -118,8 +118,12 @@ def tune(
     popsize: int | None = None,
     fresh: bool = False,
     on_generation: Callable[[Generation], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> TuneResult:
     """Run CMA-ES for ``generations``; its result and every generation.
+
+    ``on_start`` hears the number of candidates per generation before the
+    first is played (a generation takes minutes: the caller can say so).
 
     The result is the best candidate seen (all generations on the same
     rounds), or with ``fresh`` the search's final mean, its gain measured
@@ -138,6 +142,8 @@ def tune(
     if popsize is not None:
         options["popsize"] = popsize
     es = cma.CMAEvolutionStrategy(list(WATCHFUL_LIKE.vector()), SIGMA0, options)
+    if on_start is not None:
+        on_start(int(es.popsize))
     best: tuple[float, ...] = WATCHFUL_LIKE.vector()
     best_gain = -math.inf
     history: list[Generation] = []
@@ -171,6 +177,34 @@ def tune(
         )
         return TuneResult(Weights.from_vector(mean), sum(held_out) / len(held_out), tuple(history))
     return TuneResult(Weights.from_vector(best), best_gain, tuple(history))
+
+
+def _started(
+    rival: str, level: str, generations: int, rounds: int, fresh: bool
+) -> Callable[[int], None]:
+    """What the command says before the first generation, which takes a while."""
+
+    def say(candidates: int) -> None:
+        blocks = "new rounds each generation" if fresh else "the same rounds for every candidate"
+        typer.echo(
+            f"tuning `tuned` against {rival} at {level}: {generations} generation(s) of "
+            f"{candidates} candidates, each playing {rounds:,} rounds ({blocks}); "
+            f"a line after each generation ({candidates * rounds:,} rounds)",
+            err=True,
+        )
+
+    return say
+
+
+def losing_note(gain: float, rival: str) -> str | None:
+    """The warning for weights that do not beat the rival, or ``None``."""
+    if gain > 0:
+        return None
+    return (
+        f"warning: these weights lose to {rival} ({gain:+.3f} points per round); "
+        "they are no better than the strategy they were tuned against, so TUNED stays "
+        "as it is. The weights, for the record:"
+    )
 
 
 def weights_source(weights: Weights) -> str:
@@ -226,9 +260,16 @@ def tune_command(
                 f"mean {g.mean_gain:+.3f} points/round, sigma {g.sigma:.3f}; "
                 f"best weights {' '.join(f'{x:.3f}' for x in g.best)}"
             ),
+            on_start=_started(rival, level, generations, rounds, fresh),
         )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     what = "the mean's gain on fresh rounds" if fresh else "best gain on the tuning rounds"
     typer.echo(f"{what}: {result.gain:+.3f} points/round")
-    typer.echo(weights_source(result.weights))
+    note = losing_note(result.gain, rival)
+    if note is None:
+        typer.echo(weights_source(result.weights))
+        return
+    # Printed as comments: pasted into bots/tuned.py they change nothing.
+    typer.echo(note, err=True)
+    typer.echo("\n".join(f"# {line}" for line in weights_source(result.weights).splitlines()))

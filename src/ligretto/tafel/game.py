@@ -48,6 +48,7 @@ from ligretto.tafel.limits import (
     middle_limit,
 )
 from ligretto.tafel.names import clean_name, name_key, printable
+from ligretto.tafel.outcome import after_round, leaders
 
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -157,12 +158,8 @@ def _scan(game: Game, rounds: Sequence[Round], start: _Scan | None = None) -> _S
         for seat in seats:
             totals[seat] += round_points(middle[seat], stacks[seat])
         if target is not None and decided is None:
-            top = max(totals)
-            # T4: once anyone has the target, the first round after which a
-            # single player has the highest total ends the game.
-            if top >= target:
-                reached = True
-            if reached and totals.count(top) == 1:
+            reached, now = after_round(totals, target, reached)  # T4
+            if now:
                 decided = complete
     return _Scan(tuple(totals), complete, reached, decided)
 
@@ -348,9 +345,7 @@ class Game:
         """The winner, or the winners of a shared victory (T5); empty while undecided."""
         if not self.finished:
             return ()
-        totals = self.totals
-        top = max(totals)
-        return tuple(name for name, t in zip(self.players, totals, strict=True) if t == top)
+        return tuple(self.players[seat] for seat in leaders(self.totals))
 
     @property
     def accepts_new_round(self) -> bool:

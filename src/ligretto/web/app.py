@@ -29,6 +29,7 @@ from ligretto.web.health import LoopLag
 from ligretto.web.health import router as health_router
 from ligretto.web.lab import StudyLab
 from ligretto.web.lab import router as lab_router
+from ligretto.web.lab.round_files import RoundFiles
 from ligretto.web.limits import BodyLimits
 from ligretto.web.metrics import MetricsPublisher
 from ligretto.web.origin_check import OriginCheck
@@ -68,7 +69,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     groups = GroupService(engine)
     loop_lag = LoopLag()
     # The strategy lab's queue; its process pool lives as long as the app serves.
-    lab = StudyLab(StudyStore(engine, owner=settings.process_id), settings.lab_limits())
+    lab = StudyLab(
+        StudyStore(engine, owner=settings.process_id),
+        settings.lab_limits(),
+        RoundFiles(settings.data_dir / "lab-records"),
+    )
     # The figures for /metrics, served on their own address if one is set.
     metrics = MetricsPublisher(lab, settings.metrics_address)
 

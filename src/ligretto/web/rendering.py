@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from ligretto.rules.result import points
 from ligretto.tafel import limits
+from ligretto.web.bot_words import bot_words
 from ligretto.web.i18n import LANGUAGE_NAMES, LANGUAGES, choose_language, translations
 from ligretto.web.text import format_points
 
@@ -137,6 +138,8 @@ def environment(language: str) -> Environment:
     env.globals["import_map"] = Markup(import_map())  # our own URLs, no "<" in them
     # T1–T3 limits for the forms' min/max/maxlength: written once, in tafel.limits.
     env.globals["limits"] = limits
+    # The bots' names in this language, as /play and the lab show them.
+    env.globals["bot_words"] = bot_words(language)
     # R5's points per stack card for the point previews (board.js), from rules.result.
     env.globals["stack_penalty"] = -points(0, 1)
     # An image, not the emoji: not every phone's font has a trophy.

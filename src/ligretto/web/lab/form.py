@@ -4,7 +4,10 @@ The form works without JavaScript: choosing a question or a number of
 players and pressing "Set the seats" asks for the form again with the
 template's seats (a GET with the choices in the query); "Start the study"
 posts it. Anything odd — a forged choice, a number too long — becomes a
-message in the form, never a server error.
+message in the form, never a server error; a posted strategy, level or
+choice the form does not offer is refused, never run as another. A
+number of rounds too large for the lab is refused by the lab's cap (with
+its reason), not as a typing error.
 """
 
 from __future__ import annotations
@@ -13,36 +16,48 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ligretto.bots import Level, strategy_names
 from ligretto.rules import RuleOptions
+from ligretto.rules.result import STACK_PENALTY
+from ligretto.sim.house import MAX_PENALTY, HouseRules
 from ligretto.simulate.study import QUESTIONS, StudySpec
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_TARGET
 from ligretto.web.forms import choice, whole_field
+from ligretto.web.lab.seat_form import (
+    LabFormError,
+    SeatForm,
+    linked_seats,
+    posted_seats,
+)
 
 __all__ = ["MAX_SEED", "LabForm", "LabFormError", "read_form", "template_form"]
 
 QUESTION_KEYS = (*QUESTIONS, "custom")
-LEVELS = tuple(level.value for level in Level)
 DECKS = ("ligretto", "cards")
 MAX_SEED = 2**31 - 1
 """Seeds the form takes (the command takes any; this keeps them short to type)."""
 DEFAULT_ROUNDS = 1000
+COUNT_DIGITS = 15
+"""Digits read of the number of rounds or games: far beyond any cap, so a
+large number is refused by the cap, saying how large the study would be."""
 
 
-class LabFormError(ValueError):
-    """What was typed cannot be a study: ``code`` names the field's problem."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+def _pick(data: Mapping[str, str], key: str, choices: tuple[str, ...], default: str) -> str:
+    """A posted choice: ``default`` when the field is missing, a refusal when
+    it holds a value the form does not offer (never another choice instead)."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if value not in choices:
+        raise LabFormError("choice", value=value[:40])
+    return value
 
 
 @dataclass(slots=True)
 class LabForm:
-    """The form's fields as shown: the question, the seats and the run."""
+    """The form's fields as shown: the question, the seats, the run and the rules."""
 
     question: str = "versus"
-    seats: list[tuple[str, str]] = field(default_factory=list)
+    seats: list[SeatForm] = field(default_factory=list)
     amount: str = "rounds"  # rounds or games
     count: int = DEFAULT_ROUNDS
     game_end: str = "target"  # target (T4) or rounds (T5)
@@ -54,6 +69,8 @@ class LabForm:
     recycle_shuffle: bool = True
     deadlock: str = "end"
     row_storage: bool = False
+    sets: int = 1
+    stack_penalty: int = STACK_PENALTY
 
     @property
     def players(self) -> int:
@@ -69,14 +86,31 @@ class LabForm:
         )
 
 
-def _seats_for(question: str, players: int | None) -> list[tuple[str, str]]:
-    bots = QUESTIONS.get(question, QUESTIONS["versus"]).bots
+def _question_form(key: str, players: int | None, deck: str) -> LabForm:
+    """A question's template: its seats (repeated round the table for more
+    players, as the command repeats ``--bots``; a seat's own speed or
+    shuffle only at the template's own seats), its run and its rules."""
+    question = QUESTIONS.get(key, QUESTIONS["versus"])
+    bots = question.bots
     count = players or len(bots)
-    # fewer template seats than players: the list repeats round the table, as the command's
-    return [
-        (bots[i % len(bots)].partition(":")[0], bots[i % len(bots)].partition(":")[2])
-        for i in range(count)
-    ]
+    seats = []
+    for i in range(count):
+        strategy, _, level = bots[i % len(bots)].partition(":")
+        seat = SeatForm(strategy, level)
+        if i < len(question.speeds):
+            seat.speed = question.speeds[i]
+        if i < len(question.shuffles):
+            seat.shuffle = question.shuffles[i]
+        seats.append(seat)
+    return LabForm(
+        question=key,
+        seats=seats,
+        deck=deck,
+        amount="games" if question.games else "rounds",
+        count=question.count,
+        recycle_shuffle=question.recycle_shuffle,
+        stack_penalty=question.stack_penalty,
+    )
 
 
 def template_form(query: Mapping[str, str]) -> LabForm:
@@ -90,47 +124,48 @@ def template_form(query: Mapping[str, str]) -> LabForm:
         players = None  # another question brings its own number of players
     if players is not None:
         players = min(max(players, limits.min_players), limits.max_players)
-    form = LabForm(question=question, deck=deck)
     if question == "custom":
         # the seats as they were in the form, where it sent them
-        seats = _seats_from(query, players or 4)
-        form.seats = seats
-    else:
-        form.seats = _seats_for(question, players)
-    return form
-
-
-def _seats_from(data: Mapping[str, str], players: int) -> list[tuple[str, str]]:
-    names = strategy_names()
-    return [
-        (
-            choice(data.get(f"strategy{i}", ""), tuple(names), "stack-first"),
-            choice(data.get(f"level{i}", ""), LEVELS, "medium"),
-        )
-        for i in range(players)
-    ]
+        return LabForm(question=question, deck=deck, seats=linked_seats(query, players or 4))
+    return _question_form(question, players, deck)
 
 
 def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
-    """The posted form as shown again, and the study it asks for (LabFormError if none)."""
-    form = LabForm(
-        question=choice(data.get("question", ""), QUESTION_KEYS, "custom"),
-        amount=choice(data.get("amount", ""), ("rounds", "games"), "rounds"),
-        game_end=choice(data.get("game_end", ""), ("target", "rounds"), "target"),
-        seed=data.get("seed", "").strip()[:12],
-        deck=choice(data.get("deck", ""), DECKS, "ligretto"),
-        row_refill=choice(data.get("row_refill", ""), ("auto", "manual"), "auto"),
-        recycle_shuffle=data.get("recycle_shuffle") == "on",
-        deadlock=choice(data.get("deadlock", ""), ("end", "reshuffle"), "end"),
-        row_storage=data.get("row_storage") == "on",
-    )
+    """The posted form as shown again, and the study it asks for.
+
+    A :class:`LabFormError` carries the form as far as it was read
+    (``error.form``), to be shown again with the message.
+    """
+    form = LabForm(seed=data.get("seed", "").strip()[:12])
+    form.seats = linked_seats(data, 4)  # shown again if reading stops early
+    try:
+        return form, _read(form, data)
+    except LabFormError as error:
+        error.form = form
+        raise
+
+
+def _read(form: LabForm, data: Mapping[str, str]) -> StudySpec:
+    form.question = _pick(data, "question", QUESTION_KEYS, "custom")
+    form.amount = _pick(data, "amount", ("rounds", "games"), "rounds")
+    form.game_end = _pick(data, "game_end", ("target", "rounds"), "target")
+    form.deck = _pick(data, "deck", DECKS, "ligretto")
+    form.row_refill = _pick(data, "row_refill", ("auto", "manual"), "auto")
+    form.recycle_shuffle = data.get("recycle_shuffle") == "on"
+    form.deadlock = _pick(data, "deadlock", ("end", "reshuffle"), "end")
+    form.row_storage = data.get("row_storage") == "on"
+    form.sets = int(_pick(data, "sets", ("1", "2", "3"), "1"))
+    penalty = whole_field(data.get("stack_penalty", str(STACK_PENALTY)), 1)
+    if penalty is None or penalty > MAX_PENALTY:
+        raise LabFormError("stack_penalty", value=data.get("stack_penalty", "")[:40])
+    form.stack_penalty = penalty
     players = whole_field(data.get("players", ""), 2)
     options = form.options()
     if players is None or not options.min_players <= players <= options.max_players:
-        form.seats = _seats_from(data, 4)
         raise LabFormError("players")
-    form.seats = _seats_from(data, players)
-    count = whole_field(data.get("count", ""), 7)
+    form.seats = linked_seats(data, players)
+    form.seats = posted_seats(data, players)
+    count = whole_field(data.get("count", ""), COUNT_DIGITS)
     target = whole_field(data.get("target", ""), 4)
     agreed = whole_field(data.get("agreed_rounds", ""), 3)
     if target is not None:
@@ -153,8 +188,21 @@ def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
         # a fresh seed, shown in the command, so the study can be run again
         seed = secrets.randbelow(MAX_SEED) + 1
     games = form.amount == "games"
-    spec = StudySpec(
-        bots=tuple(f"{strategy}:{level}" for strategy, level in form.seats),
+    seats = form.seats
+    if not games and any(seat.shuffle != "uniform" for seat in seats):
+        raise LabFormError("shuffle_games")
+    return StudySpec(
+        bots=tuple(seat.bot for seat in seats),
+        speeds=tuple(seat.speed for seat in seats) if any(s.speed != 1 for s in seats) else (),
+        overlook=(
+            tuple(seat.overlook / 100 for seat in seats) if any(s.overlook for s in seats) else ()
+        ),
+        shuffles=(
+            tuple(seat.shuffle for seat in seats)
+            if any(s.shuffle != "uniform" for s in seats)
+            else ()
+        ),
+        house=HouseRules(sets=form.sets, stack_penalty=form.stack_penalty),
         rounds=0 if games else count,
         games=count if games else 0,
         seed=seed,
@@ -163,4 +211,3 @@ def read_form(data: Mapping[str, str]) -> tuple[LabForm, StudySpec]:
         agreed_rounds=form.agreed_rounds if games and form.game_end == "rounds" else None,
         question=form.question,
     )
-    return form, spec

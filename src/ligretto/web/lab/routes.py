@@ -4,7 +4,8 @@
 its page ``/lab/{id}`` (the shareable link); a refusal shows the form again
 with its message (400 for what was typed or a study over the cap, 429 over
 the client's quota, 503 when the queue is full). ``/lab/{id}/events`` sends
-the progress as server-sent events; ``/lab/{id}.json`` is the result.
+the progress as server-sent events; ``/lab/{id}.json`` is the result,
+``/lab/{id}/rounds.jsonl.gz`` its rounds, one line of JSON each.
 """
 
 from __future__ import annotations
@@ -16,16 +17,32 @@ from typing import Any
 import anyio
 from babel.numbers import format_decimal
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from ligretto.bots import strategy_names
+from ligretto.sim.house import MAX_PENALTY
 from ligretto.simulate.study import StudySpec
 from ligretto.store.studies import StoredStudy
-from ligretto.web.lab.form import LEVELS, LabForm, LabFormError, read_form, template_form
+from ligretto.web.lab.answers import answer
+from ligretto.web.lab.form import LabForm, read_form, template_form
 from ligretto.web.lab.runner import LabLimitError, LiveStudy, StudyLab
+from ligretto.web.lab.seat_form import (
+    LEVELS,
+    MAX_FORM_SPEED,
+    MIN_FORM_SPEED,
+    SHUFFLES,
+    LabFormError,
+)
+from ligretto.web.lab.seats import SEAT_NAMES, bot_label, seat_name, shuffle_words
 from ligretto.web.lab.view import plots
-from ligretto.web.numbers import LOCALES
+from ligretto.web.numbers import LOCALES, number
 from ligretto.web.public_url import absolute
 from ligretto.web.ratelimit import request_client
 from ligretto.web.rendering import render, request_language
@@ -63,6 +80,12 @@ def _form_page(
             "error": error,
             "strategies": strategy_names(),
             "levels": LEVELS,
+            "seat_names": SEAT_NAMES,
+            "shuffles": SHUFFLES,
+            "shuffle_words": shuffle_words(request_language(request)),
+            "min_speed": number(request_language(request), MIN_FORM_SPEED, 2),
+            "max_speed": number(request_language(request), MAX_FORM_SPEED, 0),
+            "max_penalty": MAX_PENALTY,
             "cap": whole(request_language(request), lab.limits.max_seat_rounds),
             "budget": whole(request_language(request), lab.limits.max_actions),
         },
@@ -83,7 +106,8 @@ async def start_study(request: Request) -> Response:
     try:
         form, spec = read_form(data)
     except LabFormError as error:
-        return _form_page(request, _keep(form, data), error={"code": error.code}, status=400)
+        shown = error.form if isinstance(error.form, LabForm) else _keep(form, data)
+        return _form_page(request, shown, error={"code": error.code, **error.params}, status=400)
     except ValueError as error:  # the rules' own limits (R1), said in their words
         return _form_page(
             request, form, error={"code": "invalid", "detail": str(error)}, status=400
@@ -127,6 +151,26 @@ async def study_json(request: Request, study_id: str) -> JSONResponse:
     )
 
 
+@router.get("/lab/{study_id}/rounds.jsonl.gz")
+async def study_rounds(request: Request, study_id: str) -> FileResponse:
+    """The study's rounds as JSON lines, compressed (``ligretto simulate --records``'s lines).
+
+    Only once the study is done, and only from the process that ran it
+    (``web/lab/round_files.py``); otherwise 404.
+    """
+    stored = await _stored(request, study_id)
+    records = _lab(request).records
+    path = records.finished(study_id) if records is not None else None
+    if stored.state != "done" or path is None:
+        raise HTTPException(404)
+    return FileResponse(
+        path,
+        media_type="application/gzip",
+        filename=f"ligretto-study-{study_id}-rounds.jsonl.gz",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
 @router.get("/lab/{study_id}", response_class=HTMLResponse)
 async def study_page(request: Request, study_id: str) -> HTMLResponse:
     stored = await _stored(request, study_id)
@@ -148,10 +192,17 @@ async def study_page(request: Request, study_id: str) -> HTMLResponse:
             "current_page": "lab",
             "study": stored,
             "spec": spec,
+            "seat_labels": [
+                f"{seat_name(seat)}: {bot_label(language, label)}"
+                for seat, label in enumerate(spec.config().labels)
+            ],
+            "house": spec.house,
             "state": state,
             "progress": progress,
             "charts": charts,
             "report": report,
+            "answer": answer(spec, report, language) if report is not None else None,
+            "records": state == "done" and _lab(request).has_records(study_id),
             "budget": _budget_words(budget, language) if budget else None,
             # the command of what was played: a study stopped at its budget asks for less
             "command": result["command"] if result is not None else spec.command(),

@@ -7,7 +7,9 @@ in order of arrival (each knows its place). A study is cut into the
 simulator's items (:class:`ligretto.simulate.study_run.StudyRun`), at
 most one per worker in flight, and its records are counted in chunk
 order as they come: the numbers of ``ligretto simulate`` with the same
-seed, with memory for the chunks in flight only.
+seed, with memory for the chunks in flight only; every counted round is
+written to the study's records file as it is counted
+(:class:`~ligretto.web.lab.round_files.RoundFiles`).
 
 Limits (docs/limits.md, "The strategy lab"): a study over the cap of rounds
 × seats is refused, as is a client's study beyond its quota of queued and
@@ -33,9 +35,11 @@ from typing import Any
 import anyio
 
 from ligretto.simulate.budget import ChunkOutcome, StopSignals, init_worker, play_chunk
+from ligretto.simulate.records import RecordWriter
 from ligretto.simulate.study import StudySpec
 from ligretto.simulate.study_run import StudyRun
 from ligretto.store.studies import StudyState, StudyStore, new_study_id
+from ligretto.web.lab.round_files import RoundFiles
 
 __all__ = ["LabLimitError", "LabLimits", "LiveStudy", "StudyLab", "StudyProgress"]
 
@@ -117,9 +121,13 @@ def _context() -> multiprocessing.context.BaseContext:
 class StudyLab:
     """The queue of studies and the pool that runs them."""
 
-    def __init__(self, store: StudyStore, limits: LabLimits | None = None) -> None:
+    def __init__(
+        self, store: StudyStore, limits: LabLimits | None = None, records: RoundFiles | None = None
+    ) -> None:
         self.store = store
         self.limits = limits or LabLimits()
+        self.records = records
+        """Where the studies' per-round records go (none kept without it)."""
         self.studies: dict[str, LiveStudy] = {}
         self.waiting: deque[LiveStudy] = deque()
         self.pool: ProcessPoolExecutor | None = None
@@ -156,6 +164,10 @@ class StudyLab:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
         await anyio.to_thread.run_sync(self.store.stop_unfinished)
+
+    def has_records(self, study_id: str) -> bool:
+        """Whether this process keeps the study's per-round records."""
+        return self.records is not None and self.records.finished(study_id) is not None
 
     def active(self, client: str) -> int:
         """The client's studies queued or running."""
@@ -262,7 +274,33 @@ class StudyLab:
         study.state = "running"
         study.notify()
         await anyio.to_thread.run_sync(self.store.set_state, study.id, "running")
-        run = StudyRun(study.spec, self.limits.max_actions)
+        writer = None
+        if self.records is not None:
+            writer = await anyio.to_thread.run_sync(self.records.writer, study.id)
+        done = False
+        try:
+            done = await self._play(study, slot, pool, writer)
+        finally:
+            if writer is not None:
+                await anyio.to_thread.run_sync(writer.close)
+            if self.records is not None:
+                if done:
+                    await anyio.to_thread.run_sync(self.records.prune)
+                else:  # cancelled, stopped or failed: no records without a result
+                    await anyio.to_thread.run_sync(self.records.discard, study.id)
+
+    async def _play(
+        self,
+        study: LiveStudy,
+        slot: int,
+        pool: ProcessPoolExecutor,
+        writer: RecordWriter | None,
+    ) -> bool:
+        """Run the study's chunks to its end, its budget or its cancel; keep its
+        result. Whether it ended with one (not cancelled)."""
+        run = StudyRun(
+            study.spec, self.limits.max_actions, None if writer is None else writer.write
+        )
         generation = self.signals.begin(slot)
         loop = asyncio.get_running_loop()
         in_flight: deque[asyncio.Future[ChunkOutcome]] = deque()
@@ -295,9 +333,12 @@ class StudyLab:
             if isinstance(straggler, ChunkOutcome):
                 study.simulated += straggler.actions
         if study.cancelled.is_set():
-            return
+            return False
         result = await anyio.to_thread.run_sync(run.result, study.simulated)
         if study.cancelled.is_set():
-            return
+            return False
+        if writer is not None:  # complete on disk before the page offers it
+            await anyio.to_thread.run_sync(writer.close)
         await anyio.to_thread.run_sync(self.store.finish, study.id, result)
         study.state = "done"
+        return True

@@ -1,16 +1,22 @@
 """What a finished study's page shows: its four plots and its table, from the result.
 
 Every bot has one colour in all four plots (its place among the study's
-different bots), so "stack-first:medium" at two seats is one colour.
+different bots), so "stack-first:medium" at two seats is one colour. Seats
+are named (``web/lab/seats.py``) and bots said in the words of ``/play``;
+a paired difference's row names the seats on either side ("Anna − Ben,
+Cleo and Dana").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
 from markupsafe import Markup
 
 from ligretto.web.lab.plots import Interval, interval_svg, stack_svg
+from ligretto.web.lab.seats import bot_label, seat_name
+from ligretto.web.numbers import LOCALES
 from ligretto.web.text import N_, gettext
 
 __all__ = ["plots"]
@@ -33,17 +39,24 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
     def t(message: str) -> str:
         return gettext(language, message)
 
-    def seat_name(seat: dict[str, Any]) -> str:
-        return gettext(language, N_("Seat %(n)s: %(bot)s"), n=seat["seat"] + 1, bot=seat["bot"])
+    def seat_label(seat: dict[str, Any]) -> str:
+        return f"{seat_name(seat['seat'])}: {bot_label(language, seat['bot'], compact=True)}"
+
+    def names(bot: str) -> str:
+        """The seats of one bot by name: the paired differences' rows stay short."""
+        return format_list(
+            [seat_name(s["seat"]) for s in seats if s["bot"] == bot],
+            locale=LOCALES.get(language, "en_GB"),
+        )
 
     charts = {
         "points": interval_svg(
             [
-                _interval(seat_name(s), s["points_per_round"], "mean", colour[s["bot"]])
+                _interval(seat_label(s), s["points_per_round"], "mean", colour[s["bot"]])
                 for s in seats
             ],
             title=t(N_("Points per round")),
-            description=t(N_("Each seat's mean points per round with its 95 % interval.")),
+            description=t(N_("Each player's mean points per round with their 95 % interval.")),
             x_label=t(N_("points per round (R5)")),
             chart_id="lab-points",
             language=language,
@@ -52,10 +65,10 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
     games = "games" in report
     win_key = "game_win_rate" if games else "round_win_rate"
     charts["wins"] = interval_svg(
-        [_interval(seat_name(s), s[win_key], "rate", colour[s["bot"]]) for s in seats],
+        [_interval(seat_label(s), s[win_key], "rate", colour[s["bot"]]) for s in seats],
         title=t(N_("Games won")) if games else t(N_("Rounds won")),
         description=t(
-            N_("Each seat's share of wins with its 95 % interval; a shared win counts shared.")
+            N_("Each player's share of wins with their 95 % interval; a shared win counts shared.")
         ),
         x_label=t(N_("wins")),
         chart_id="lab-wins",
@@ -69,7 +82,7 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
         for k, count in enumerate(counts):
             line[k] += count
     charts["stack"] = stack_svg(
-        bots,
+        [bot_label(language, bot, compact=True) for bot in bots],
         pooled,
         title=t(N_("Cards left in the Ligretto stack")),
         description=t(
@@ -84,7 +97,7 @@ def plots(result: dict[str, Any], language: str) -> dict[str, Markup]:
         charts["paired"] = interval_svg(
             [
                 Interval(
-                    f"{c['a']} \u2212 {c['b']}",
+                    f"{names(c['a'])} \u2212 {names(c['b'])}",
                     float(c["mean"]),
                     c.get("ci_low"),
                     c.get("ci_high"),
