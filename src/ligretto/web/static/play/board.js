@@ -6,7 +6,7 @@
 // player's move redraws the table. The clicks on them are handled by
 // input.js on the stable containers (#middle, #mine).
 import { $, T, fmt, root } from "./page.js";
-import { RETURN_MS, placeOf, state } from "./state.js";
+import { RETURN_MS, placeOf, started, state } from "./state.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
@@ -320,8 +320,9 @@ function renderMine(v) {
   const me = v.viewer === null ? null : v.seats[v.viewer];
   mine.hidden = !me;
   if (!me) return;
-  // A page whose seat is played elsewhere now shows its cards, offers nothing.
-  const actions = state.takenOver ? [] : v.actions;
+  // A page whose seat is played elsewhere now shows its cards, offers
+  // nothing; nor does any page before "Ligretto!" (R3).
+  const actions = state.takenOver || !started() ? [] : v.actions;
   $("my-name").textContent = seatName(v.viewer);
   $("my-counts").textContent = `${fmt(T.stack_count, { n: me.stack_count })} · ${fmt(T.middle_count, { n: me.middle_count })}`;
   // "This fits" marks cards that can go somewhere. Turning three is always
