@@ -4,7 +4,8 @@ A practice round is played from the start page to its end the way a
 screen-reader user plays it: every action is found by its role and its
 spoken name, and what the table does is read only from the live regions
 and the labelled regions, never from the page's markup. The announcements
-are rate-limited and say as much as the "Announce" setting asks for. axe
+are rate-limited and speak the practice round's hints (how much they say,
+and when: test_reader_announcements.py). axe
 finds no violation of any impact on the table in either mode, light and
 dark, on a phone and a laptop; at twice the font size every control is
 still reachable and no two labels lie on each other.
@@ -15,19 +16,14 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from helpers.axe import AXE, OPTIONS
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
-from helpers.live_client import Person
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play, start_practice, tools_in_view
-from ligretto.live.settings import TableSettings
-from ligretto.rules.options import RuleOptions
-from ligretto.rules.round import Round
 
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
@@ -119,7 +115,7 @@ LISTEN = """el => {
     .observe(el, {childList: true, characterData: true, subtree: true});
 }"""
 GAP_MS = 1500
-"""reader.js speaks at most once per 1.5 s (CHANGELOG, docs/online-play.md)."""
+"""announcer.js speaks at most once per 1.5 s (docs/online-play.md)."""
 
 
 def listen(page: Page, lang: str = "en") -> Locator:
@@ -215,11 +211,15 @@ def test_a_practice_round_is_played_through_the_accessibility_tree(
     expect(status).to_contain_text("Ligretto Stop by Anna!")
     said = heard(page)
     texts = " ".join(text for _, text in said)
-    assert "You played" in texts and "Your stack:" in texts, texts
+    assert "You: " in texts, texts
+    # The hints are spoken in this mode too ("… fits: tap it.", "Nothing
+    # fits: turn three (tap your hand).").
+    assert re.search(r"tap (it|your hand)", texts), texts
     assert re.search(r"Your points: \d+, total \d+\.", texts), texts
     assert pressed > 10
-    # Rate-limited: a burst of sentences was merged, never spoken faster.
-    assert_rate_limited(said)
+    # Rate-limited: a burst of sentences was merged, never spoken faster
+    # (the round's end is said at once: nothing that waited matters then).
+    assert_rate_limited(said[:-1])
     assert len(said) < pressed, (len(said), pressed)
     found: dict[str, str] = {}
     audit_all(page, "the round's end", found)
@@ -244,94 +244,6 @@ def live_regions(page: Page) -> list[tuple[str, str, str]]:
             name = node.get("name", {}).get("value", "")
             found.append((node["role"]["value"], name, props["live"]))
     return found
-
-
-# ---------------------------------------------------------------- how much is announced
-
-
-def opening_piles(players: int, seed: int, options: RuleOptions) -> Round:
-    """Ben can open a yellow and a green pile; Anna holds a yellow 2 and no
-    green 2: the yellow pile is one she can use, the green one is not."""
-    stack = ["B10", "B9", "B8", "B7", "B6", "B5", "B4", "R10", "R9", "R8"]
-    return Round.from_snapshot(
-        {
-            "players": players,
-            "options": options.to_dict(),
-            "seats": [
-                {"stack": stack, "row": [["Y2"], ["R5"], ["R6"], ["R7"], ["B3"]]},
-                {"stack": stack, "row": [["Y1"], ["G1"], ["R5"], ["R6"], ["R7"]]},
-            ],
-            "middle": [],
-        },
-        seed=seed,
-        fill_hand=True,
-    )
-
-
-@pytest.fixture(scope="module")
-def two_people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    settings = TableSettings(
-        countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=80.0, dealer=opening_piles
-    )
-    yield from serving(PlayServer(tmp_path_factory.mktemp("reader-levels"), settings))
-
-
-def ben_plays(ben: Person, action: str) -> None:
-    """Ben's move, sent again while the table still waits for "Ligretto!"."""
-    for ref in range(1, 40):
-        ben.send("move", action=action, ref=ref)
-        while (message := ben.receive(5.0)) is not None:
-            if message["type"] == "events" and message.get("seat") == ben.seat:
-                return
-            if message["type"] == "refused":
-                break
-        ben.receive(0.2)
-    raise AssertionError(f"Ben could not play {action}")
-
-
-LEVELS = {"mine": "my cards only", "usable": "piles I can use", "all": "everything"}
-
-
-@pytest.mark.parametrize("level", list(LEVELS))
-def test_the_level_says_how_much_is_announced(
-    two_people: PlayServer, new_page: NewPage, level: str
-) -> None:
-    page = new_page(LAPTOP)
-    created: dict[str, Any] = page.request.post(
-        two_people.url + "/api/tables", data={"seats": 2, "name": "Anna", "bots": []}
-    ).json()
-    page.goto(f"{two_people.url}/play/{created['code']}#t={created['host_token']}")
-    ben = Person(created["ws_url"], "Ben")
-    try:
-        assert ben.join(name="Ben")["type"] == "welcome"
-        page.get_by_role("button", name="Start the game").click()
-        expect(page.locator("#countdown")).to_be_hidden()
-        turn_reader_on(page)
-        page.get_by_role("group", name="Announce").get_by_role("radio", name=LEVELS[level]).check()
-        listen(page)
-        ben.wait_for_phase("playing")
-        ben_plays(ben, "play Y1 row0 new")
-        ben_plays(ben, "play G1 row1 new")
-    finally:
-        ben.close()
-    # Anna's table shows both piles, each named with its number.
-    middle = page.get_by_role("region", name="The middle")
-    expect(middle.get_by_role("img", name="Pile 1: yellow 1")).to_be_visible()
-    expect(middle.get_by_role("img", name="Pile 2: green 1")).to_be_visible()
-    # Her own play is always spoken: once it is, all that came before it was.
-    moves_group(page).get_by_role("button", name="Play yellow 2 from row 1 on pile 1").click()
-    for _ in range(100):
-        if any("You played yellow 2 on pile 1." in text for _, text in heard(page)):
-            break
-        page.wait_for_timeout(100)
-    said = heard(page)
-    texts = " ".join(text for _, text in said)
-    assert "You played yellow 2 on pile 1." in texts, texts
-    yellow = "Ben played yellow 1 on pile 1." in texts
-    green = "Ben played green 1 on pile 2." in texts
-    expected = {"mine": (False, False), "usable": (True, False), "all": (True, True)}[level]
-    assert (yellow, green) == expected, texts
-    assert_rate_limited(said)
 
 
 # ---------------------------------------------------------------- twice the font size

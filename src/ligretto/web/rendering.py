@@ -81,6 +81,8 @@ IMPORTED_MODULES = (
     "play/scores.js",
     "play/device.js",
     "play/reader.js",
+    "play/reader_moves.js",
+    "play/announcer.js",
 )
 """Modules that other modules import (keep in step with the imports: a browser
 test checks that every script loads versioned)."""

@@ -108,7 +108,7 @@ def test_the_keys_are_the_tables_own(client: TestClient, language: str) -> None:
     rows = key_rows(page)
     keys = [key for key, _ in rows]
     space = EXPECTED[language]["keys"][1]
-    assert keys == ["1–5", "S", "D", space, "R", "1–9", "Esc", "?"]
+    assert keys == ["1–5", "S", "D", space, "R", "1–9", "Esc", "?", "W"]
     assert all(what.endswith(".") and len(what.split()) >= 4 for _, what in rows)
     table = client.post("/play/quick", data={"name": "Anna"})
     assert table.status_code == 303

@@ -6,7 +6,7 @@
 // player's move redraws the table. The clicks on them are handled by
 // input.js on the stable containers (#middle, #mine).
 import { $, T, fmt, root } from "./page.js";
-import { RETURN_MS, placeOf, state } from "./state.js";
+import { RETURN_MS, placeOf, started, state } from "./state.js";
 
 const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
 
@@ -320,8 +320,9 @@ function renderMine(v) {
   const me = v.viewer === null ? null : v.seats[v.viewer];
   mine.hidden = !me;
   if (!me) return;
-  // A page whose seat is played elsewhere now shows its cards, offers nothing.
-  const actions = state.takenOver ? [] : v.actions;
+  // A page whose seat is played elsewhere now shows its cards, offers
+  // nothing; nor does any page before "Ligretto!" (R3).
+  const actions = state.takenOver || !started() ? [] : v.actions;
   $("my-name").textContent = seatName(v.viewer);
   $("my-counts").textContent = `${fmt(T.stack_count, { n: me.stack_count })} · ${fmt(T.middle_count, { n: me.middle_count })}`;
   // "This fits" marks cards that can go somewhere. Turning three is always
@@ -459,16 +460,27 @@ function fitCards(v) {
 
 // Measure what the guess gave and shrink the others' cards until every
 // band fits and the middle keeps room for a row of piles.
+// When even the smallest cards do not fit across (a phone zoomed to 200 %),
+// the others sit in fewer columns: the board grows taller and scrolls,
+// and no panel lies past the screen's edge.
 function correct(sizes) {
   let { small } = sizes;
+  let cols = Number(root.style.getPropertyValue("--top-cols")) || 1;
   const wrap = $("middle-wrap");
   const bands = [$("others"), $("others-left"), $("others-right")];
-  for (let i = 0; i < 8; i += 1) {
+  for (let i = 0; i < 16; i += 1) {
     const tooWide = bands.some((b) => b.scrollWidth > b.clientWidth + 1) || wrap.clientWidth < 150;
     const tooTall = wrap.clientHeight < 90 || bands.some((b) => b.scrollHeight > b.clientHeight + 1);
-    if ((!tooWide && !tooTall) || small <= 14) break;
-    small = Math.max(14, small * 0.88);
-    root.style.setProperty("--small-w", `${Math.floor(small)}px`);
+    if (!tooWide && !tooTall) break;
+    if (small > 14) {
+      small = Math.max(14, small * 0.88);
+      root.style.setProperty("--small-w", `${Math.floor(small)}px`);
+    } else if (bands[0].scrollWidth > bands[0].clientWidth + 1 && cols > 1) {
+      cols -= 1;
+      root.style.setProperty("--top-cols", String(cols));
+    } else {
+      break;
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 import { afterRender, cardName } from "./board.js";
 import { $, T, feedback, fmt, root, toast } from "./page.js";
 import { send } from "./socket.js";
-import { placeOf, startMove, state } from "./state.js";
+import { placeOf, startMove, started, state } from "./state.js";
 
 // ---------------------------------------------------------------- choosing a pile
 
@@ -23,16 +23,14 @@ function cardAt(v, source) {
 // What a chosen card can do: onto a pile, or (R6) onto a row position.
 const choices = (v, source) => v.actions.filter((a) => placeOf(a) === source && (a.kind === "play" || a.kind === "store"));
 
+// Only after "Ligretto!": the server refuses every earlier move (R3).
 const canPlay = () => {
   const v = state.view;
-  if (!v || v.viewer === null || state.takenOver || !state.table) return false;
-  return state.table.phase === "playing" || state.table.phase === "countdown";
+  return Boolean(v && v.viewer !== null && !state.takenOver && started());
 };
 
 export function pick(source) {
   const v = state.view;
-  // During the countdown a move is sent anyway: the server, the only judge
-  // of the start time, answers "wait for Ligretto!" if it is early.
   if (!canPlay()) return;
   if (state.chooser && state.chooser.source === source) return cancelChooser();
   // A highlighted row position of the chooser takes the stack or discard top (R6).
@@ -276,8 +274,7 @@ function keyFor(source) {
 // the card the hint is about and the sentence for it.
 function hintFor(v) {
   if (!v || v.viewer === null || state.takenOver || !state.table) return null;
-  if (state.table.phase === "countdown") return { text: T.hints.ready };
-  if (state.table.phase !== "playing") return null;
+  if (!started()) return state.table.phase === "countdown" ? { text: T.hints.ready } : null;
   const me = v.seats[v.viewer];
   const plays = v.actions.filter((a) => a.kind === "play" && !state.pending.size);
   const several = (a) => plays.filter((b) => b.source === a.source && b.slot === a.slot).length > 1;
@@ -301,6 +298,12 @@ function hintFor(v) {
   return { text: T.hints.wait };
 }
 
+// Who else says a new hint (the screen-reader mode's announcer).
+let hintListener = () => {};
+export function onHint(listener) {
+  hintListener = listener;
+}
+
 function renderHint() {
   for (const el of document.querySelectorAll("#mine .hinted")) el.classList.remove("hinted");
   if (root.dataset.practice !== "1") return;
@@ -309,7 +312,10 @@ function renderHint() {
   if (!hint) return;
   const key = root.dataset.input === "keyboard" && keyFor(hint.source);
   const text = key ? `${hint.text} ${fmt(T.key_hint, { key })}` : hint.text;
-  if ($("hint").textContent !== text) $("hint").textContent = text;
+  if ($("hint").textContent !== text) {
+    $("hint").textContent = text;
+    hintListener(text);
+  }
   const el = hint.source && document.querySelector(`#mine [data-source="${hint.source}"]`);
   if (el) el.classList.add("hinted");
 }

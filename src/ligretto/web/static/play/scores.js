@@ -21,26 +21,37 @@ export function flashGo() {
 }
 
 // `resume`: the round was dealt before the server restarted and goes on
-// where it stood ("Resuming… 3 2 1").
+// where it stood ("Resuming… 3 2 1"). The box is an assertive live region:
+// it is written once per number (a screen reader says each number once),
+// and one countdown runs at a time.
+let countdownTimer = null;
 export function showCountdown(startAtMs, resume = false) {
   const box = $("countdown");
   box.hidden = false;
+  box.classList.remove("go");
+  let shown = "";
+  clearTimeout(countdownTimer);
   const tick = () => {
     const left = startAtMs - serverNow();
     if (left <= 0) {
+      countdownTimer = null;
       flashGo();
+      renderTable(); // the moves open (state.js, started)
       return;
     }
     const seconds = String(Math.ceil(left / 1000));
-    if (resume) {
-      const label = document.createElement("span");
-      label.className = "resume-label";
-      label.textContent = T.resuming;
-      box.replaceChildren(label, document.createTextNode(seconds));
-    } else {
-      box.textContent = seconds;
+    if (seconds !== shown) {
+      shown = seconds;
+      if (resume) {
+        const label = document.createElement("span");
+        label.className = "resume-label";
+        label.textContent = T.resuming;
+        box.replaceChildren(label, document.createTextNode(seconds));
+      } else {
+        box.textContent = seconds;
+      }
     }
-    setTimeout(tick, Math.min(100, left));
+    countdownTimer = setTimeout(tick, Math.min(100, left));
   };
   tick();
 }

@@ -13,6 +13,8 @@ export const state = {
   ref: 0,
   pending: new Map(), // ref -> {action, source}
   clockOffset: 0, // server clock minus local clock, ms
+  news: { reports: "", at: 0 }, // the last message that changed the view (reader.js names it)
+  startAt: null, // "Ligretto!" of the round counting down, on the server's clock (ms)
   joinName: null,
   chooser: null, // {source, card, actions, lost: Set of pile ids, drag}
   watchFallback: false,
@@ -74,6 +76,22 @@ export function syncClock(serverNowSeconds) {
 
 // The server's clock now, in ms.
 export const serverNow = () => Date.now() + state.clockOffset;
+
+// Whether "Ligretto!" has come (R3): no move is offered before, since the
+// server refuses every one ("not_started"). The countdown on this page ends
+// with the server's clock; the table's "playing" follows a moment later.
+export function started() {
+  const t = state.table;
+  if (!t) return false;
+  if (t.phase === "playing") return true;
+  return t.phase === "countdown" && state.startAt !== null && serverNow() >= state.startAt;
+}
+
+// The table's message that last changed what this page shows (its key and
+// when it came, on this page's clock): the news the announcer reports.
+export function hear(reports) {
+  state.news = { reports, at: Date.now() };
+}
 
 export function welcome(m) {
   state.watchFallback = false;

@@ -10,12 +10,14 @@
 // input.js   taps, keys, choosing a pile
 // scores.js  countdown and the score screens
 // device.js  continue on another device
-// reader.js  the screen-reader mode: spoken changes
+// reader.js  the screen-reader mode: what changed, "Where am I?"
+// reader_moves.js  the screen-reader mode's named moves
+// announcer.js     the screen-reader mode's voice: merged, paced, never stale
 import { initCardTheme, renderBoard, seatName } from "./board.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
-import { announceChange, announceRound, initReader } from "./reader.js";
+import { announceChange, announceRound, announceStart, initReader } from "./reader.js";
 import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
 import { connect, listen, onLink, roundTrip, send, watchRoundTrip } from "./socket.js";
@@ -48,17 +50,26 @@ function handle(m) {
       renderTable();
       autostart();
       break;
-    case "table":
+    case "table": {
+      const was = state.table ? state.table.phase : null;
       S.setTable(m.table);
       renderTable();
       renderStuck();
+      if (was === "countdown" && m.table.phase === "playing") {
+        // "Ligretto!" at the server: moves count from now (R3).
+        S.hear(`go:${m.table.round_no}`);
+        announceStart(m.table.round_no);
+      }
       break;
+    }
     case "countdown":
       S.syncClock(m.server_now);
+      state.startAt = m.start_at * 1000;
       hideScores();
       showCountdown(m.start_at * 1000, Boolean(m.resume));
       break;
     case "view":
+      S.hear(`seq:${m.seq}`);
       setView(m.view, null);
       break;
     case "events":
@@ -88,7 +99,8 @@ function handle(m) {
 function onEvents(m) {
   const before = state.view;
   S.settleMove(m.ref);
-  setView(m.view, { before, seat: m.seat, events: m.events });
+  S.hear(`seq:${m.seq}`);
+  setView(m.view, { before, seat: m.seat, seq: m.seq, events: m.events });
   // R4 deadlock with "reshuffle": every hand was reshuffled and play goes
   // on with a new "Ligretto!".
   if (m.events.some((e) => e.startsWith("reshuffle"))) flashGo();
@@ -106,7 +118,8 @@ function onRefused(m) {
     const slow = m.race ? fmt(T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
     // The toast is an alert: a screen reader speaks it at once, in either
     // mode, so the announcer does not say it a second time.
-    toast(m.code === "pile_taken" ? slow : `${T.not_allowed} ${m.reason || ""}`, m.code);
+    // Said in the page's language: the server's reason is English.
+    toast(m.code === "pile_taken" ? slow : `${T.not_allowed} ${T.refused[m.code] || ""}`.trim(), m.code);
     if (m.code === "pile_taken") feedback("slow");
     return;
   }
@@ -117,7 +130,7 @@ function onRefused(m) {
     }
     S.forgetToken();
   }
-  toast((T.refused && T.refused[m.code]) || m.reason || m.code, m.code);
+  toast(T.refused[m.code] || T.not_allowed, m.code);
   // A join that could not be seated still lets this page watch the table.
   // (Once: a table with no room for watchers either answers table_full again.)
   const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token"];
