@@ -269,26 +269,76 @@ class ValueAxis:
         return bottom - (bottom - top) * (value - self.low) / (self.high - self.low)
 
 
+def fine_axis(low: float, high: float, max_ticks: int = 6) -> tuple[float, float, float]:
+    """A round axis ``(start, end, step)`` around ``[low, high]`` whose step
+    may be a fraction (0.1, 0.02 …): shares and points per round, where
+    :class:`ValueAxis` counts whole points.
+
+    >>> fine_axis(0.0, 0.43, 4)
+    (0.0, 0.5, 0.1)
+    """
+    span = high - low or 1.0
+    scale = 1.0
+    while span * scale < max_ticks:  # below a whole step: count in tenths
+        scale *= 10
+    step = nice_step(span * scale, max_ticks) / scale
+    start, end = math.floor(low / step) * step, math.ceil(high / step) * step
+    return start, max(end, start + step), step
+
+
+def fine_ticks(start: float, end: float, step: float) -> list[float]:
+    """Every tick of a :func:`fine_axis`, counted in steps (no drift from adding)."""
+    return [start + i * step for i in range(round((end - start) / step) + 1)]
+
+
 def y_grid(
-    ticks: Iterable[int],
+    ticks: Iterable[float],
     y_at: Callable[[float], float],
     left: float,
     right: float,
     language: str,
     *,
     zero: bool = True,
+    label: Callable[[float], str] | None = None,
 ) -> str:
     """A grid line and its number at every tick of the value axis (*zero*:
-    the line at 0 drawn as the zero line)."""
+    the line at 0 drawn as the zero line; *label*: how a tick is written,
+    a whole number in *language* unless given)."""
     parts = []
     for value in ticks:
         y = fmt(y_at(value))
         css = "chart-zero" if zero and value == 0 else "chart-gridline"
+        text = label(value) if label else tick(round(value), language)
         parts.append(
             f'<line class="{css}" x1="{fmt(left)}" x2="{fmt(right)}" y1="{y}" y2="{y}" '
             f'stroke="#8884" />'
             f'<text class="chart-tick" x="{fmt(left - 4)}" y="{y}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="10">{tick(value, language)}</text>'
+            f'dominant-baseline="middle" font-size="10">{text}</text>'
+        )
+    return "".join(parts)
+
+
+def x_grid(
+    ticks: Sequence[float],
+    x_at: Callable[[float], float],
+    top: float,
+    bottom: float,
+    label: Callable[[float], str],
+    *,
+    zero: bool = False,
+) -> str:
+    """A vertical grid line at every tick of a value axis that runs across,
+    its number under the plot (*zero*: the line at 0 as the zero line)."""
+    step = abs(ticks[1] - ticks[0]) if len(ticks) > 1 else 1.0
+    parts = []
+    for value in ticks:
+        x = fmt(x_at(value))
+        css = "chart-zero" if zero and abs(value) < step / 1000 else "chart-gridline"
+        parts.append(
+            f'<line class="{css}" x1="{x}" x2="{x}" y1="{fmt(top)}" y2="{fmt(bottom)}" '
+            f'stroke="#8884" />'
+            f'<text class="chart-tick" x="{x}" y="{fmt(bottom + 13)}" text-anchor="middle" '
+            f'font-size="10">{label(value)}</text>'
         )
     return "".join(parts)
 

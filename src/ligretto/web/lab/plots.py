@@ -22,7 +22,20 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from ligretto.web.chart_kit import WIDTH, marker, nice_step, seat_class, seat_colour, seat_dash
+from ligretto.web.chart_kit import (
+    WIDTH,
+    axis_label,
+    fine_axis,
+    fine_ticks,
+    fmt,
+    marker,
+    seat_class,
+    seat_colour,
+    seat_dash,
+    x_grid,
+    x_ticks,
+    y_grid,
+)
 from ligretto.web.numbers import number
 
 __all__ = ["Interval", "interval_svg", "stack_svg"]
@@ -47,27 +60,13 @@ class Interval:
     colour: int | None = None
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
-
-
 def _frame(chart_id: str, title: str, description: str, height: float) -> list[str]:
     return [
-        f'<svg class="chart lab-chart" viewBox="0 0 {WIDTH} {_fmt(height)}" role="img" '
+        f'<svg class="chart lab-chart" viewBox="0 0 {WIDTH} {fmt(height)}" role="img" '
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{chart_id}-title">{escape(title)}</title>',
         f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
     ]
-
-
-def _ticks(low: float, high: float, max_ticks: int = 6) -> tuple[float, float, float]:
-    """A round axis ``(start, end, step)`` around ``[low, high]``; fractions allowed."""
-    span = high - low or 1.0
-    scale = 1.0
-    while span * scale < max_ticks:  # below a whole step: count in tenths
-        scale *= 10
-    step = nice_step(span * scale, max_ticks) / scale
-    return math.floor(low / step) * step, math.ceil(high / step) * step, step
 
 
 def interval_svg(
@@ -95,9 +94,7 @@ def interval_svg(
     low, high = min(ends, default=0.0), max(ends, default=1.0)
     if bars or zero:
         low, high = min(low, 0.0), max(high, 0.0)
-    axis_low, axis_high, step = _ticks(low, high)
-    if axis_high <= axis_low:
-        axis_high = axis_low + step
+    axis_low, axis_high, step = fine_axis(low, high)
     left, right = LEFT, WIDTH - RIGHT
     height = TOP + ROW * len(rows) + AXIS
     bottom = TOP + ROW * len(rows)
@@ -113,20 +110,9 @@ def interval_svg(
 
     parts = _frame(chart_id, title, description, height)
     parts.append('<g class="chart-grid">')
-    count = round((axis_high - axis_low) / step)
-    for i in range(count + 1):
-        tick = axis_low + i * step
-        x = _fmt(x_at(tick))
-        css = "chart-zero" if abs(tick) < step / 1000 and zero else "chart-gridline"
-        parts.append(
-            f'<line class="{css}" x1="{x}" x2="{x}" y1="{TOP}" y2="{bottom}" stroke="#8884" />'
-            f'<text class="chart-tick" x="{x}" y="{bottom + 13}" text-anchor="middle" '
-            f'font-size="10">{tick_text(tick)}</text>'
-        )
-    parts.append(
-        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" y="{_fmt(height - 4)}" '
-        f'text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
-    )
+    ticks = fine_ticks(axis_low, axis_high, step)
+    parts.append(x_grid(ticks, x_at, TOP, bottom, tick_text, zero=zero))
+    parts.append(axis_label(x_label, left, right, height - 4) + "</g>")
     for index, row in enumerate(rows):
         colour = index if row.colour is None else row.colour
         name_y = TOP + ROW * index + 13
@@ -142,12 +128,12 @@ def interval_svg(
         if bars:
             x0, x1 = sorted((x_at(0.0), x_at(row.value)))
             parts.append(
-                f'<rect class="chart-bar" x="{_fmt(x0)}" y="{y - 5}" '
-                f'width="{_fmt(max(x1 - x0, 1))}" height="10" fill="{seat_colour(colour)}" '
+                f'<rect class="chart-bar" x="{fmt(x0)}" y="{y - 5}" '
+                f'width="{fmt(max(x1 - x0, 1))}" height="10" fill="{seat_colour(colour)}" '
                 f'fill-opacity="0.45" />'
             )
         if row.low is not None and row.high is not None and math.isfinite(row.high - row.low):
-            a, b = _fmt(x_at(row.low)), _fmt(x_at(row.high))
+            a, b = fmt(x_at(row.low)), fmt(x_at(row.high))
             parts.append(
                 f'<path class="chart-whisker" d="M{a} {y}H{b}M{a} {y - 5}V{y + 5}'
                 f'M{b} {y - 5}V{y + 5}" stroke="{seat_colour(colour)}" stroke-width="2" '
@@ -183,7 +169,7 @@ def stack_svg(
     width = max(len(c) for c in counts)
     shares = [[c[k] / (sum(c) or 1) if k < len(c) else 0.0 for k in range(width)] for c in counts]
     tallest = max(max(s) for s in shares)
-    _, axis_high, step = _ticks(0.0, tallest, 4)
+    _, axis_high, step = fine_axis(0.0, tallest, 4)
     legend_rows = len(names)
     height = STACK_HEIGHT + legend_rows * 16 + 6
     left, right = 40, WIDTH - RIGHT
@@ -197,28 +183,23 @@ def stack_svg(
 
     parts = _frame(chart_id, title, description, height)
     parts.append('<g class="chart-grid">')
-    for i in range(round(axis_high / step) + 1):
-        tick = i * step
-        y = _fmt(y_at(tick))
-        parts.append(
-            f'<line class="chart-gridline" x1="{left}" x2="{right}" y1="{y}" y2="{y}" '
-            f'stroke="#8884" /><text class="chart-tick" x="{left - 4}" y="{y}" '
-            f'text-anchor="end" dominant-baseline="middle" font-size="10">'
-            f"{number(language, 100 * tick, 0)}\u202f%</text>"
-        )
-    for k in range(width):
-        parts.append(
-            f'<text class="chart-tick" x="{_fmt(x_at(k))}" y="{bottom + 13}" '
-            f'text-anchor="middle" font-size="10">{number(language, k, 0)}</text>'
-        )
     parts.append(
-        f'<text class="chart-axis-label" x="{_fmt((left + right) / 2)}" '
-        f'y="{STACK_HEIGHT - 3}" text-anchor="middle" font-size="10">{escape(x_label)}</text></g>'
+        y_grid(
+            fine_ticks(0.0, axis_high, step),
+            y_at,
+            left,
+            right,
+            language,
+            zero=False,
+            label=lambda share: number(language, 100 * share, 0) + "\u202f%",
+        )
     )
+    parts.append(x_ticks(width - 1, x_at, bottom, language, max_ticks=width))
+    parts.append(axis_label(x_label, left, right, STACK_HEIGHT - 3) + "</g>")
     for index, (name, line) in enumerate(zip(names, shares, strict=True)):
         dash = seat_dash(index)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        points = " ".join(f"{_fmt(x_at(k))},{_fmt(y_at(s))}" for k, s in enumerate(line))
+        points = " ".join(f"{fmt(x_at(k))},{fmt(y_at(s))}" for k, s in enumerate(line))
         parts.append(
             f'<g class="chart-series {seat_class(index)}"><title>{escape(name)}</title>'
             f'<polyline points="{points}" fill="none" stroke="{seat_colour(index)}" '
