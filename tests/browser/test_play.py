@@ -16,10 +16,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.play import two_red_piles
+from helpers.play_moves import HeldBack, follow_hints, play_until
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -113,36 +114,17 @@ def open_table(page: Page, server: PlayServer, *, rounds: int = 1) -> str:
     return code
 
 
-def play_until_round_over(page: Page, shoot: Shoot, name: str, limit: float = 120.0) -> int:
-    """Click playable cards like a quick player until the scores appear."""
-    scores = page.locator("#scores")
-    moves = 0
-    shot = False
-    deadline = time.monotonic() + limit
-    while not scores.is_visible():
-        assert time.monotonic() < deadline, "the round did not end"
-        if page.locator("#countdown").is_visible():
-            page.wait_for_timeout(100)
-            continue
-        card = page.locator("#mine button.card.can:not(.flying):not([data-source=hand])")
-        try:
-            if card.count():
-                card.first.click(timeout=1000)
-                target = page.locator("#middle .card.target")
-                if target.count():
-                    target.first.click(timeout=1000)
-            else:
-                page.keyboard.press("Space")  # turn three (R3)
-            moves += 1
-        except Exception:  # the view changed under the click: look again
-            pass
-        if moves == 12 and not shot:
+def play_until_round_over(page: Page, shoot: Shoot, name: str) -> int:
+    """Play like a quick player until the scores appear; a screenshot (and
+    the table's width checked) at the twelfth move."""
+
+    def look(moves: int) -> None:
+        if moves == 12:
             shoot(page, name)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= page.viewport_size["width"], f"the table is {width}px wide"  # type: ignore[index]
-            shot = True
-        page.wait_for_timeout(120)
-    return moves
+
+    return play_until(page, page.locator("#scores").is_visible, after_move=look)
 
 
 def test_a_person_and_three_bots_play_a_round_and_it_lands_on_the_tafel(
@@ -386,25 +368,15 @@ def test_the_practice_round_is_played_to_its_end_by_following_the_hints(
     hint = page.locator("#hint")
     expect(hint).to_be_visible()
     end = page.locator("#practice-end")
-    deadline = time.monotonic() + 240
     said: set[str] = set()
-    shot = False
-    while not end.is_visible():
-        assert time.monotonic() < deadline, "the practice round did not end"
-        try:
-            said.add(hint.inner_text(timeout=1000))
-            hinted = page.locator("#mine .hinted")
-            if hinted.count():
-                hinted.first.click(timeout=1000)
-                target = page.locator("#middle .card.target")
-                if target.count():
-                    target.first.click(timeout=1000)
-                if not shot:
-                    shoot(page, "play-phone-practice")
-                    shot = True
-        except Exception:  # the view changed under the click: look again
-            pass
-        page.wait_for_timeout(150)
+    shots: list[bool] = []
+
+    def first_shot() -> None:
+        if not shots:
+            shoot(page, "play-phone-practice")
+            shots.append(True)
+
+    follow_hints(page, heard=said.add, after_move=first_shot)
     # The deal is random: the round ends with a Ligretto Stop or, rarely, with
     # nobody able to play any more (R4); either way it was played to its end.
     expect(end).to_contain_text(re.compile(r"Ligretto Stop|Nobody could play any more"))
@@ -473,32 +445,7 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     # Ben's messages from the server can be held back: his page then shows
     # the table as it was a moment ago, as a slow connection would.
     ben = new_page(PHONE)
-    held: list[str | bytes] = []
-    hold = {"on": False}
-
-    def route(ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            # Pongs pass: the page must not take the held-back table for a
-            # lost connection (socket.js's heartbeat) on a slow machine.
-            if hold["on"] and '"pong"' not in str(message):
-                held.append(message)
-            else:
-                ws.send(message)
-
-        def from_page(message: str | bytes) -> None:
-            server.send(message)
-            if hold["on"] and '"move"' in str(message):
-                hold["on"] = False  # the stale move is on its way: let time run
-                for old in held:
-                    ws.send(old)
-                held.clear()
-
-        server.on_message(from_server)
-        ws.on_message(from_page)
-
-    ben.route_web_socket(re.compile(r".*/play/.*/ws$"), route)
+    line = HeldBack(ben)
     # Ben plays in the screen-reader mode: the lost race is said once.
     ben.add_init_script("localStorage.setItem('ligretto.play.reader', 'on')")
     ben.goto(anna.url)
@@ -508,7 +455,7 @@ def test_a_card_that_lost_the_race_flies_back_and_says_too_slow(
     anna.get_by_role("button", name="Start the game").click()
     for page in (anna, ben):
         expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    hold["on"] = True
+    line.hold()
     anna.keyboard.press("1")
     anna.keyboard.press("2")  # Anna's R2 onto pile 1
     expect(anna.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")
@@ -606,34 +553,7 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     anna = new_page(DESKTOP)
     open_two_seat_table(anna, staged_server, "open")
     ben = new_page(PHONE)
-    held: list[str | bytes] = []
-    hold = {"on": False}
-    sockets: list[WebSocketRoute] = []
-
-    def route(ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
-        sockets.append(ws)
-
-        def from_server(message: str | bytes) -> None:
-            # Pongs pass: the page must not take the held-back table for a
-            # lost connection (socket.js's heartbeat) on a slow machine.
-            if hold["on"] and '"pong"' not in str(message):
-                held.append(message)
-            else:
-                ws.send(message)
-
-        def from_page(message: str | bytes) -> None:
-            server.send(message)
-            if hold["on"] and '"move"' in str(message):
-                hold["on"] = False
-                for old in held:
-                    ws.send(old)
-                held.clear()
-
-        server.on_message(from_server)
-        ws.on_message(from_page)
-
-    ben.route_web_socket(re.compile(r".*/play/.*/ws$"), route)
+    line = HeldBack(ben)
     ben.goto(f"{anna.url}?lang={lang}")
     ben.locator("#join-name").fill("Ben")
     ben.locator("#join-form button[type=submit]").click()
@@ -641,7 +561,7 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     anna.get_by_role("button", name="Start the game").click()
     for page in (anna, ben):
         expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
-    hold["on"] = True
+    line.hold()
     anna.keyboard.press("1")
     anna.keyboard.press("2")  # Anna's R2 onto pile 1
     expect(anna.locator('#middle [data-pile="1"]')).to_have_attribute("data-card", "R2")
@@ -659,7 +579,7 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     shoot(ben, f"play-phone-round-trip-{lang}")
     # A race Ben won, as the server tells its winner: in his language.
     won = {"v": 1, "type": "race_won", "round_no": 1, "loser": 0, "name": "Anna", "margin_ms": 12}
-    sockets[-1].send(json.dumps(won))
+    line.sockets[-1].send(json.dumps(won))
     toast = ben.locator("#toast")
     expect(toast).to_have_text(RACE_WON[lang])
     # One short sentence on one line or two, not squeezed into half the screen.
@@ -683,7 +603,7 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
         "races": {"won": [1, 0], "lost": [0, 1]},
         "game_races": {"won": [1, 0], "lost": [0, 1]},
     }
-    sockets[-1].send(json.dumps(over))
+    line.sockets[-1].send(json.dumps(over))
     scores = ben.locator("#scores")
     expect(scores).to_be_visible()
     expect(ben.locator("#scores-races")).to_contain_text(races_title)

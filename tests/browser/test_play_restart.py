@@ -7,16 +7,16 @@ screenshot of the resume countdown is ``test-artifacts/play-resuming.png``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from helpers.browser import PHONE, NewPage, Shoot
 from helpers.live_client import api
 from helpers.logged_server import LoggedServer, running
+from helpers.play_moves import play_moves
 
 pytestmark = pytest.mark.slow
 
@@ -24,38 +24,6 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LoggedServer]:
     yield from running(tmp_path)
-
-
-def play_cards(page: Page, moves: int) -> None:
-    """Click playable cards (or turn three) like a quick player, ``moves`` times."""
-    done = 0
-    deadline = time.monotonic() + 30
-    while done < moves:
-        assert time.monotonic() < deadline, f"only {done} moves in 30 s"
-        if page.locator("#countdown").is_visible():
-            page.wait_for_timeout(100)
-            continue
-        before = page.locator("#mine").inner_html()
-        card = page.locator("#mine button.card.can:not(.flying):not([data-source=hand])")
-        try:
-            if card.count():
-                card.first.click(timeout=1000)
-                target = page.locator("#middle .card.target")
-                if target.count():
-                    target.first.click(timeout=1000)
-            else:
-                page.keyboard.press("Space")  # turn three (R3)
-        except Exception:  # the view changed under the click: look again
-            continue
-        try:  # the table answered: the person's own cards changed
-            page.wait_for_function(
-                "before => document.querySelector('#mine').innerHTML !== before",
-                arg=before,
-                timeout=3000,
-            )
-        except Exception:
-            continue
-        done += 1
 
 
 def test_the_table_page_reconnects_and_resumes_after_a_restart(
@@ -76,7 +44,7 @@ def test_the_table_page_reconnects_and_resumes_after_a_restart(
     page.goto(f"{created['page_url']}#t={created['host_token']}")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#my-row .card").first).to_be_visible()
-    play_cards(page, 4)
+    play_moves(page, 4)
     page.evaluate("window.beforeRestart = true")  # gone if the page reloads
 
     server.stop()
@@ -87,7 +55,7 @@ def test_the_table_page_reconnects_and_resumes_after_a_restart(
     shoot(page, "play-resuming")
     assert page.evaluate("window.beforeRestart === true")  # the same page, not reloaded
     expect(countdown).to_be_hidden(timeout=10_000)
-    play_cards(page, 3)  # play goes on after the restart
+    play_moves(page, 3)  # play goes on after the restart
     status, info = api("GET", f"{server.url}/api/tables/{created['code']}")
     assert status == 200, info
     assert (info["phase"], info["resuming"], info["round_no"]) == ("playing", False, 1)

@@ -21,6 +21,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play, start_practice
+from helpers.play_moves import follow_hints
 from helpers.tap_targets import small_targets
 
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
@@ -49,25 +50,6 @@ def practice(page: Page, server: PlayServer, name: str = "Anna") -> None:
     """The practice table as it opens, "Ligretto!" still on the felt."""
     start_practice(page, server, name=name, after_countdown=False)
     expect(page.locator("#play")).to_have_attribute("data-practice", "1")
-
-
-def play_to_the_end(page: Page) -> None:
-    """Tap whatever the hint points at until the practice round is over."""
-    end = page.locator("#practice-end")
-    for _ in range(300):
-        if end.is_visible():
-            return
-        try:
-            hinted = page.locator("#mine .hinted")
-            if hinted.count():
-                hinted.first.tap(timeout=1000)
-                target = page.locator("#middle .card.target")
-                if target.count():
-                    target.first.tap(timeout=1000)
-        except Exception:  # the view changed under the tap: look again
-            pass
-        page.wait_for_timeout(150)
-    expect(end).to_be_visible()
 
 
 def test_the_first_card_reaches_the_middle_within_five_tapped_actions(
@@ -111,7 +93,7 @@ def test_the_end_of_practice_offers_a_quick_game_and_friends(
     practice(page, quick_bot)
     expect(page.locator(".opp-name")).to_have_text(SLOW_BOT[locale])
     end = page.locator("#practice-end")
-    play_to_the_end(page)
+    follow_hints(page, tap=True)
     expect(page.locator("#scores")).to_be_hidden()
     lang = locale[:2]
     shoot(page, f"practice-end-{lang}-{viewport['width']}")
@@ -144,7 +126,7 @@ def test_invite_friends_opens_a_table_with_open_seats(
     page = new_page(PHONE)
     practice(page, quick_bot, "Ben")
     end = page.locator("#practice-end")
-    play_to_the_end(page)
+    follow_hints(page, tap=True)
     end.locator("button[type=submit]").nth(1).click()
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
     expect(page.locator("#lobby")).to_be_visible()
