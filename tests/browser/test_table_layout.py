@@ -1,10 +1,12 @@
 """The table fits the screen: phone, tablet and desktop, 2 to 12 seats, three languages.
 
-Each case opens a table of bots over the API, sits down as its host, starts
-and waits until the bots' moves have laid piles in the middle; then it
-checks what a player would notice: no sideways scrolling, the whole table
-on one screen, nothing sticking out of its panel (an opponent's cards, my
-cards), and every control at least 44 px both ways on the phone.
+Each case opens a table of bots over the API, sits down as its host and
+starts a round that opens mid-play, with piles in the middle (the same
+position for a seed, whatever the machine's speed; the bots keep still
+while it is looked at); then it checks what a player would notice: no
+sideways scrolling, the whole table on one screen, nothing sticking out of
+its panel (an opponent's cards, my cards), and every control at least 44 px
+both ways on the phone.
 Screenshots go to test-artifacts/ to be looked at
 (``table-<size>-<lang>-<seats>.png``).
 """
@@ -17,12 +19,14 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
-from helpers.play import host_table, wait_for_piles
+from helpers.play import dealt_with_piles, host_table, wait_for_piles
 from ligretto.live.settings import TableSettings
 
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 SIZES: dict[str, ViewportSize] = {"phone": PHONE, "tablet": TABLET, "desktop": DESKTOP}
 STYLES = ("watchful", "stack-first", "greedy", "race-aware")
+PILES = {2: 2, 3: 2, 4: 4, 8: 6, 12: 8}
+"""How many piles the middle holds when a table of so many seats is looked at."""
 
 # Controls smaller than a finger that are allowed, with the reason: none yet.
 TAP_EXCEPTIONS: dict[str, str] = {}
@@ -66,8 +70,17 @@ OVERFLOWING = """() => {
 
 @pytest.fixture(scope="module")
 def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
-    # Quick bots: their first moves lay the piles the layout is checked with.
-    settings = TableSettings(countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.1)
+    # Still bots at a round dealt mid-play: the table keeps the piles the
+    # layout is checked with (quick bots had ended the round on a busy machine).
+    settings = TableSettings(
+        countdown=0.5,
+        between_rounds=60.0,
+        away_after=60.0,
+        bot_pace=80.0,
+        dealer=lambda players, seed, options: dealt_with_piles(PILES[players])(
+            players, seed, options
+        ),
+    )
     yield from serving(PlayServer(tmp_path_factory.mktemp("layout-data"), settings))
 
 
@@ -96,7 +109,7 @@ def test_the_table_fits_each_screen_in_each_language(
 ) -> None:
     page = new_page(SIZES[size])
     sit_at_a_table(page, layout_server, 4, lang)
-    wait_for_piles(page)
+    wait_for_piles(page, PILES[4])
     shoot(page, f"table-{size}-{lang}-4")
     check_layout(page, SIZES[size])
     if size == "phone":
@@ -111,9 +124,7 @@ def test_the_layout_holds_from_two_to_twelve_seats(
 ) -> None:
     page = new_page(SIZES[size])
     sit_at_a_table(page, layout_server, seats, "en")
-    # A lone bot beside an idle host may open one pile and then have no
-    # card that fits: one pile is what two seats can count on.
-    wait_for_piles(page, piles=1 if seats == 2 else 2)
+    wait_for_piles(page, PILES[seats])
     shoot(page, f"table-{size}-en-{seats}")
     check_layout(page, SIZES[size])
     if size == "phone":
