@@ -198,7 +198,8 @@ def test_the_checks_see_what_they_look_for(still: PlayServer, new_page: NewPage)
       };
       add('div', 'wide', {width: '400px'});
       const row = add('div', '', {display: 'flex', justifyContent: 'center', width: '100%'});
-      add('button', 'centred', {flex: 'none', width: '300px'}, row);
+      // min-width: the pages keep a button's width within its line.
+      add('button', 'centred', {flex: 'none', minWidth: '300px'}, row);
       add('p', 'cut off words', {width: '3em', overflow: 'hidden', whiteSpace: 'nowrap'});
       add('p', 'Keep score', {width: '2.5em', overflowWrap: 'anywhere'});
     }"""
