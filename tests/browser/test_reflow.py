@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from helpers.browser import NewPage, PlayServer, Shoot, serving
@@ -85,7 +86,12 @@ def round_over(page: Page, end: str) -> None:
             return
         stuck = page.locator("#stuck-agree")
         if stuck.is_visible() and stuck.is_enabled():
-            stuck.click()
+            try:
+                stuck.click(timeout=2000)
+            except PlaywrightError:
+                # A card reached the middle (or the round ended) between the
+                # look and the click, and the offer went away: look again.
+                continue
         page.wait_for_timeout(200)
     expect(page.locator(end)).to_be_visible()
 
