@@ -32,7 +32,7 @@ OWN = re.compile(r"\bstacks?\b", re.IGNORECASE)
 def catalogue(language: str) -> dict[str, str]:
     with catalogue_path(language).open("rb") as po:
         found = read_po(po, locale=language)
-    return {m.id: m.string for m in found if m.id and isinstance(m.id, str)}
+    return {m.id: m.string for m in found if isinstance(m.id, str) and isinstance(m.string, str)}
 
 
 @pytest.mark.parametrize("language", WORDS)
