@@ -52,7 +52,8 @@ def test_a_practice_round_is_played_to_its_end_by_keys_alone(
     slow_bot: PlayServer, new_page: NewPage, shoot: Shoot
 ) -> None:
     page = new_page(PHONE)
-    start_practice(page, slow_bot, submit="keys")
+    # No name typed: the table calls the person "You" (the form's fallback).
+    start_practice(page, slow_bot, name="", submit="keys")
     end = page.locator("#practice-end")
     pressed = 0
     for _ in range(400):
@@ -71,6 +72,8 @@ def test_a_practice_round_is_played_to_its_end_by_keys_alone(
     # The whole round, until the round is over: the person emptied the stack.
     expect(end).to_be_visible()
     expect(page.locator("#practice-result")).to_contain_text("emptied your stack")
+    # Said to the person, not of a name: it read "Ligretto Stop by You!".
+    expect(page.locator("#practice-result")).to_contain_text("You called Ligretto Stop!")
     assert pressed > 10
     expect(page.locator("#play")).to_have_attribute("data-input", "keyboard")
 

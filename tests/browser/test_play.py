@@ -530,8 +530,13 @@ def test_every_module_loads_at_its_versioned_address(
 
 RACE_WORDS = {
     "en": (r"Anna was \d+ ms faster\.", "Races for a pile", r"Round trip: \d+ ms"),
-    "de": (r"Anna war \d+ ms schneller\.", "Wettläufe um einen Stapel", r"Antwortzeit: \d+ ms"),
-    "nb": (r"Anna var \d+ ms raskere\.", "Kappløp om en bunke", r"Svartid: \d+ ms"),
+    "de": (r"Anna war \d+ ms schneller\.", "Wettläufe um einen Farbstapel", r"Antwortzeit: \d+ ms"),
+    "nb": (r"Anna var \d+ ms raskere\.", "Kappløp om en byggebunke", r"Svartid: \d+ ms"),
+}
+RACE_TIE = {
+    "en": "You and Anna played in the same millisecond; yours came first.",
+    "de": "Du und Anna habt in derselben Millisekunde gespielt; deine Karte war zuerst dran.",
+    "nb": "Du og Anna spilte i samme millisekund; ditt kort kom først.",
 }
 RACE_WON = {
     "en": "You were 12 ms faster than Anna.",
@@ -586,6 +591,10 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     box = toast.bounding_box()
     assert box is not None and box["height"] < 75, box  # three lines before
     shoot(ben, f"play-phone-race-won-{lang}")
+    # The same millisecond is a tie that arrival order broke, not "0 ms faster".
+    sockets[-1].send(json.dumps({**won, "margin_ms": 0}))
+    expect(toast).to_have_text(RACE_TIE[lang])
+    shoot(ben, f"play-phone-race-tie-{lang}")
     # The score screen as the server would send it after this round.
     over = {
         "v": 1,

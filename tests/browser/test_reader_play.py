@@ -208,7 +208,8 @@ def test_a_practice_round_is_played_through_the_accessibility_tree(
             page.wait_for_timeout(50)
     # The round's end, as heard: the person emptied the stack and called it.
     expect(done).to_be_visible()
-    expect(status).to_contain_text("Ligretto Stop by Anna!")
+    # Said to the caller as "you" (the others hear "Ligretto Stop by Anna!").
+    expect(status).to_contain_text("You called Ligretto Stop!")
     said = heard(page)
     texts = " ".join(text for _, text in said)
     assert "You: " in texts, texts

@@ -95,3 +95,18 @@ def test_replay_refuses_a_file_that_is_no_replay_and_an_action_past_the_end(
     assert result.exit_code != 0 and "not a replay" in result.output
     result = CliRunner().invoke(app, ["replay", str(replay_file), "--from", "100000"])
     assert result.exit_code != 0 and "--from takes 0 to" in result.output
+
+
+def test_replay_says_a_race_at_the_same_millisecond_as_a_tie(tmp_path: Path) -> None:
+    data = kept_round()
+    action = data["actions"][3]["action"]
+    race = {"t_ms": 750, "seat": 1, "action": action, "refused_by_seat": 0}
+    data["races"] = [{**race, "margin_ms": 7}, {**race, "margin_ms": 0}]
+    path = tmp_path / "races.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.split("races lost (R3):\n")[1].splitlines()
+    assert lines[0].endswith(f"seat 1 {action}: seat 0 was 7 ms faster"), lines
+    assert lines[1].endswith(f"{action}: seat 0 played in the same millisecond and came first")
+    assert "0 ms faster" not in result.output

@@ -36,6 +36,15 @@ def _time(t_ms: int) -> str:
     return f"{t_ms / 1000:8.3f} s"
 
 
+def _won(race: dict[str, Any]) -> str:
+    """Who took the pile, and by how much; the same millisecond is a tie
+    that the order of arrival broke, not "0 ms faster"."""
+    by, margin = race["refused_by_seat"], race["margin_ms"]
+    if margin > 0:
+        return f"seat {by} was {margin} ms faster"
+    return f"seat {by} played in the same millisecond and came first"
+
+
 def _result_lines(result: RoundResult, labels: list[str]) -> list[str]:
     lines = []
     for seat in result.seats:
@@ -71,8 +80,7 @@ def render(data: dict[str, Any], log: ReplayLog) -> list[str]:
         lines.append("races lost (R3):")
         for race in races:
             lines.append(
-                f"  {_time(race['t_ms'])}  seat {race['seat']} {race['action']}: "
-                f"seat {race['refused_by_seat']} was {race['margin_ms']} ms faster"
+                f"  {_time(race['t_ms'])}  seat {race['seat']} {race['action']}: {_won(race)}"
             )
     lines.append("result:")
     lines += _result_lines(log.round().result(), labels)

@@ -33,7 +33,7 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
     "de": {
         "heading": ("Barrierefreiheit",),
         "switches": ("Bildschirmleser", "Hoher Kontrast", "Ansagen"),
-        "levels": ("nur meine Karten", "Stapel, die ich nutzen kann", "alles"),
+        "levels": ("nur meine Karten", "Farbstapel, die ich nutzen kann", "alles"),
         "keys": ("Spielt die oberste Karte deines Ligretto-Stapels.", "Leertaste", "Esc"),
         "words": (
             "Runde 4 gespeichert. Anna 57, Ben 43; Anna führt.",
@@ -44,7 +44,7 @@ EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
     "nb": {
         "heading": ("Tilgjengelighet",),
         "switches": ("Skjermleser", "Høy kontrast", "Les opp"),
-        "levels": ("bare mine kort", "bunker jeg kan bruke", "alt"),
+        "levels": ("bare mine kort", "byggebunker jeg kan bruke", "alt"),
         "keys": ("Spiller det øverste kortet i Ligretto-bunken din.", "Mellomrom", "Esc"),
         "words": ("Runde 4 er lagret. Anna 57, Ben 43; Anna leder.", "Reduser bevegelse", "200 %"),
     },

@@ -13,6 +13,7 @@ import { afterRender, cardName, seatName } from "./board.js";
 import { onHint } from "./input.js";
 import { $, T, fmt, root } from "./page.js";
 import { pileNumber, renderActions } from "./reader_moves.js";
+import { stopLine } from "./scores.js";
 import { state } from "./state.js";
 
 const KEY = "ligretto.play.reader";
@@ -100,7 +101,7 @@ export function announceHint(text) {
 export function announceRound(m) {
   if (!on()) return;
   const v = state.view;
-  const lines = [m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock];
+  const lines = [stopLine(m)];
   if (v && v.viewer !== null && m.points) lines.push(fmt(T.reader.points, { points: m.points[v.viewer], total: m.totals[v.viewer] }));
   sayNow(lines.join(" "), `round:${m.round_no}`);
 }

@@ -192,8 +192,7 @@ export function showScores(m) {
   const replay = $("scores-replay");
   replay.hidden = !m.replay;
   if (m.replay) replay.href = `/play/${encodeURIComponent(root.dataset.code)}/rounds/${m.replay}/replay`;
-  const lines = [];
-  lines.push(m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock);
+  const lines = [stopLine(m)];
   // The celebration names the winner already (its heading); a practice round's end says it here.
   if (m.game_over && m.winners.length && practice()) lines.push(fmt(T.winner, { names: m.winners.map((w) => seatName(w)).join(" & ") }));
   $("scores-next").textContent = lines.join(" ");
@@ -240,6 +239,13 @@ export function hideScores() {
   $("practice-end").hidden = true;
 }
 
+// Who ended the round (R4). The caller's own page says "you": a name left
+// empty is the word "You" ("Ligretto Stop by You!", "von Du!").
+export function stopLine(m) {
+  if (m.caller === null) return T.deadlock;
+  return m.caller === state.seat ? T.stop_by_you : fmt(T.stop_by, { name: seatName(m.caller) });
+}
+
 // ---------------------------------------------------------------- the end of a practice round
 
 // The practice round's one round is over: how it went, what it taught in one
@@ -249,7 +255,7 @@ export function hideScores() {
 function showPracticeEnd(m) {
   feedback("end");
   const me = state.seat;
-  const lines = [m.caller !== null ? fmt(T.stop_by, { name: seatName(m.caller) }) : T.deadlock];
+  const lines = [stopLine(m)];
   if (me !== null && me !== undefined) {
     const played = m.stacks[me] ? T.practice_played : T.practice_emptied;
     lines.push(fmt(played, { n: m.middle[me], left: m.stacks[me] }));

@@ -81,7 +81,9 @@ function handle(m) {
     case "race_won":
       // R3: this seat's card beat another's to a pile; said like a lost
       // race (an alert, spoken once), in the table's neutral colour.
-      toast(fmt(T.race_won, { name: seatName(m.loser), ms: m.margin_ms }), "race_won");
+      // A race at the same millisecond is a tie that arrival order broke,
+      // not "0 ms faster".
+      toast(fmt(m.margin_ms > 0 ? T.race_won : T.race_tie_won, { name: seatName(m.loser), ms: m.margin_ms }), "race_won");
       break;
     case "round_over":
       showScores(m);
@@ -115,7 +117,8 @@ function onRefused(m) {
     if (state.view) renderBoard(null);
     // A lost race names who was faster, by the server's clock (R3); a card
     // that came later than that is just "too slow".
-    const slow = m.race ? fmt(T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
+    const tie = m.race && !(m.race.margin_ms > 0);
+    const slow = m.race ? fmt(tie ? T.race_tie_lost : T.race_lost, { name: seatName(m.race.by), ms: m.race.margin_ms }) : T.too_slow;
     // The toast is an alert: a screen reader speaks it at once, in either
     // mode, so the announcer does not say it a second time.
     // Said in the page's language: the server's reason is English.
