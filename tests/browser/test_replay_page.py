@@ -53,7 +53,7 @@ def replay_url(replay_server: PlayServer, browser: Any) -> str:
         context.close()
 
 
-def with_race(route: Route) -> None:
+def with_race(route: Route, margin_ms: int = 42) -> None:
     """The served document with one lost race at its first play to the middle."""
     response = route.fetch()
     doc = response.json()
@@ -61,11 +61,11 @@ def with_race(route: Route) -> None:
     loser = (first["seat"] + 1) % doc["players"]
     doc["races"] = [
         {
-            "t_ms": first["t_ms"] + 42,
+            "t_ms": first["t_ms"] + margin_ms,
             "seat": loser,
             "action": first["action"],
             "refused_by_seat": first["seat"],
-            "margin_ms": 42,
+            "margin_ms": margin_ms,
         }
     ]
     route.fulfill(response=response, body=json.dumps(doc))
@@ -183,3 +183,29 @@ def test_the_replay_page_draws_a_card_as_the_table_does(
     named = page.locator("#replay-middle [data-card]").first.get_attribute("aria-label")
     colours = {"de": "rot|grün|blau|gelb", "en": "red|green|blue|yellow", "nb": "rød|grønn|blå|gul"}
     assert named and re.search(rf"({colours[lang]}) \d+$", named), named
+
+
+#: A tie, and the play time of an action, in each language.
+TIE = {
+    "de": (r"im selben Augenblick\.$", r"^Zug 1 von \d+ · \d+,\d s · "),
+    "en": (r"played at the same moment\.$", r"^Action 1 of \d+ · \d+\.\d s · "),
+    "nb": (r"i samme øyeblikk\.$", r"^Trekk 1 av \d+ · \d+,\d s · "),
+}
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_a_tie_is_told_as_a_tie_and_times_in_the_pages_language(
+    replay_url: str, new_page: NewPage, lang: str
+) -> None:
+    """A race won by 0 ms is no "0 ms slower"; a play time has the
+    language's decimal sign."""
+    tie, now = TIE[lang]
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
+    page.route("**/api/tables/*/rounds/*/replay", lambda route: with_race(route, 0))
+    page.goto(f"{replay_url}?lang={lang}")
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "1")
+    page.locator("#replay-step").click()
+    expect(page.locator("#replay-now")).to_have_text(re.compile(now))
+    page.locator("#replay-start").click()
+    page.locator("#replay-next-play").click()
+    expect(page.locator("#replay-race")).to_have_text(re.compile(tie))

@@ -127,7 +127,11 @@ function draw() {
   const races = racesAt.get(at) || [];
   race.hidden = !races.length;
   race.textContent = races
-    .map((r) => fmt(T.race, { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: number.format(r.margin_ms) }))
+    .map((r) => {
+      // A tie is told as one: the server took the card that arrived first (R3).
+      const words = { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: number.format(r.margin_ms) };
+      return fmt(r.margin_ms === 0 ? T.race_tie : T.race, words);
+    })
     .join(" ");
   $("replay-result").hidden = at !== n;
   $("replay-back").disabled = $("replay-start").disabled = at === 0;
