@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -53,8 +53,17 @@ def replay_url(replay_server: PlayServer, browser: Any) -> str:
         context.close()
 
 
-def with_race(route: Route, margin_ms: int = 42) -> None:
+def with_race(route: Route) -> None:
     """The served document with one lost race at its first play to the middle."""
+    race_of(42)(route)
+
+
+def race_of(margin_ms: int) -> Callable[[Route], None]:
+    """A route handler: the served document with one race lost by ``margin_ms``."""
+    return lambda route: served_with_race(route, margin_ms)
+
+
+def served_with_race(route: Route, margin_ms: int) -> None:
     response = route.fetch()
     doc = response.json()
     first = next(a for a in doc["actions"] if a["action"].startswith("play "))
@@ -201,7 +210,7 @@ def test_a_tie_is_told_as_a_tie_and_times_in_the_pages_language(
     language's decimal sign."""
     tie, now = TIE[lang]
     page = new_page(PHONES["360"], locale=LOCALES[lang])
-    page.route("**/api/tables/*/rounds/*/replay", lambda route: with_race(route, 0))
+    page.route("**/api/tables/*/rounds/*/replay", race_of(0))
     page.goto(f"{replay_url}?lang={lang}")
     expect(page.locator("#replay")).to_have_attribute("data-ready", "1")
     page.locator("#replay-step").click()

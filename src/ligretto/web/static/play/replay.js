@@ -14,6 +14,8 @@ const { cardName, paintCard } = cardPainter(T.colours);
 const lang = document.documentElement.lang || undefined;
 const seconds = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const number = new Intl.NumberFormat(lang);
+// A race's margin as the table writes it: "1200 ms", never grouped.
+const ms = new Intl.NumberFormat(lang, { useGrouping: false });
 
 let doc = null;
 let all = []; // every position: 0 the deal, i the table after action i-1
@@ -129,7 +131,7 @@ function draw() {
   race.textContent = races
     .map((r) => {
       // A tie is told as one: the server took the card that arrived first (R3).
-      const words = { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: number.format(r.margin_ms) };
+      const words = { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: ms.format(r.margin_ms) };
       return fmt(r.margin_ms === 0 ? T.race_tie : T.race, words);
     })
     .join(" ");
