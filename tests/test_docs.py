@@ -33,6 +33,7 @@ NOT_PATHS = frozenset(
         "export.json",
         "ligretto.round/1",
         "ligretto.replay/1",
+        "ligretto.positions/1",
         "10.0.0.0/24",
         "src/ligretto/_compiled.json",  # written by the compiled build (setup.py)
     }

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from helpers.browser import LOCALES, PHONES, NewPage, PlayServer, Shoot
 from helpers.play import game_over, serve_play
@@ -55,17 +55,26 @@ def replay_url(replay_server: PlayServer, browser: Any) -> str:
 
 def with_race(route: Route) -> None:
     """The served document with one lost race at its first play to the middle."""
+    race_of(42)(route)
+
+
+def race_of(margin_ms: int) -> Callable[[Route], None]:
+    """A route handler: the served document with one race lost by ``margin_ms``."""
+    return lambda route: served_with_race(route, margin_ms)
+
+
+def served_with_race(route: Route, margin_ms: int) -> None:
     response = route.fetch()
     doc = response.json()
     first = next(a for a in doc["actions"] if a["action"].startswith("play "))
     loser = (first["seat"] + 1) % doc["players"]
     doc["races"] = [
         {
-            "t_ms": first["t_ms"] + 42,
+            "t_ms": first["t_ms"] + margin_ms,
             "seat": loser,
             "action": first["action"],
             "refused_by_seat": first["seat"],
-            "margin_ms": 42,
+            "margin_ms": margin_ms,
         }
     ]
     route.fulfill(response=response, body=json.dumps(doc))
@@ -139,3 +148,73 @@ def test_the_replay_page_steps_plays_and_ends_with_the_result(
     page.keyboard.press(" ")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
     assert not page.evaluate("document.documentElement.scrollWidth > innerWidth")
+
+
+#: A card element as painted, without what says where it lies on its page
+#: (the table keys and sizes its piles, the replay outlines the last one);
+#: its attributes in name order (a reused element keeps its first order).
+CARD_DOM = """(el) => {
+  const copy = el.cloneNode(true);
+  for (const name of ["pile", "closed", "small", "landed", "race-won"]) copy.classList.remove(name);
+  copy.removeAttribute("data-key");
+  copy.removeAttribute("data-pile");
+  const attributes = [...copy.attributes].map((a) => `${a.name}=${a.value}`).sort();
+  return `<${copy.tagName} ${attributes.join(" ")}>${copy.innerHTML}`;
+}"""
+
+
+def painted_piles(page: Page, selector: str) -> dict[str, str]:
+    """Each middle pile's card element, by its card."""
+    cards = page.locator(selector)
+    return {
+        str(cards.nth(i).get_attribute("data-card")): str(cards.nth(i).evaluate(CARD_DOM))
+        for i in range(cards.count())
+    }
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_replay_page_draws_a_card_as_the_table_does(
+    replay_url: str, new_page: NewPage, lang: str
+) -> None:
+    """The round's last position: each pile in the middle is the same element
+    on the replay page as on the table it was played at (cards.js paints
+    both), in the page's language."""
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
+    table_url = replay_url.split("/rounds/")[0]
+    page.goto(f"{table_url}?lang={lang}")
+    expect(page.locator("#middle [data-card]").first).to_be_attached()
+    table = painted_piles(page, "#middle [data-card]")
+    page.goto(f"{replay_url}?lang={lang}")
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "1")
+    page.locator("#replay-end").click()
+    replay = painted_piles(page, "#replay-middle [data-card]")
+    assert table and replay == table
+    named = page.locator("#replay-middle [data-card]").first.get_attribute("aria-label")
+    colours = {"de": "rot|grün|blau|gelb", "en": "red|green|blue|yellow", "nb": "rød|grønn|blå|gul"}
+    assert named and re.search(rf"({colours[lang]}) \d+$", named), named
+
+
+#: A tie, and the play time of an action, in each language.
+TIE = {
+    "de": (r"im selben Augenblick\.$", r"^Zug 1 von \d+ · \d+,\d s · "),
+    "en": (r"played at the same moment\.$", r"^Action 1 of \d+ · \d+\.\d s · "),
+    "nb": (r"i samme øyeblikk\.$", r"^Trekk 1 av \d+ · \d+,\d s · "),
+}
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_a_tie_is_told_as_a_tie_and_times_in_the_pages_language(
+    replay_url: str, new_page: NewPage, lang: str
+) -> None:
+    """A race won by 0 ms is no "0 ms slower"; a play time has the
+    language's decimal sign."""
+    tie, now = TIE[lang]
+    page = new_page(PHONES["360"], locale=LOCALES[lang])
+    page.route("**/api/tables/*/rounds/*/replay", race_of(0))
+    page.goto(f"{replay_url}?lang={lang}")
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "1")
+    page.locator("#replay-step").click()
+    expect(page.locator("#replay-now")).to_have_text(re.compile(now))
+    page.locator("#replay-start").click()
+    page.locator("#replay-next-play").click()
+    expect(page.locator("#replay-race")).to_have_text(re.compile(tie))

@@ -76,6 +76,7 @@ IMPORTED_MODULES = (
     "play/state.js",
     "play/socket.js",
     "play/board.js",
+    "play/cards.js",
     "play/lobby.js",
     "play/input.js",
     "play/scores.js",

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.kept_rounds import old_page_tables, served_tables
 from helpers.live_wire import STALLING, receive_until, send
+from ligretto.rules.positions import round_positions
 from ligretto.rules.replay_file import read_replay, replay_round
 from ligretto.rules.round import Round
 from ligretto.web.app import create_app
@@ -62,6 +64,12 @@ def test_a_finished_round_is_served_whole_and_one_being_played_is_refused(
     assert data["deal"][0]["stack"] == dealt[0]["stack"] and len(data["deal"][0]["stack"]) == 10
     assert len(data["deal"][1]["row"]) == 5
     assert replay_round(data).result().to_dict() == data["result"]
+    # The positions the replay page draws: the engine's, and what the page
+    # showed when it applied the actions itself.
+    positions = client.get(url, params={"positions": 1})
+    assert positions.status_code == 200, positions.text
+    assert positions.json() == round_positions(read_replay(data))
+    assert served_tables(positions.json()) == old_page_tables(data)
     saved = client.get(url, params={"download": 1})
     assert saved.json() == data
     disposition = saved.headers["content-disposition"]

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from ligretto.live.protocol import TableInfo
 from ligretto.live.registry import TableCapError, TableRegistry
+from ligretto.rules.positions import round_positions
 from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.errors import ApiError
@@ -110,12 +111,17 @@ async def get_round_replay(
     n: Annotated[int, Path(ge=1, le=1_000_000)],
     request: Request,
     download: Annotated[bool, Query(description="as a file to save")] = False,
+    positions: Annotated[
+        bool, Query(description="every position the engine computes (ligretto.positions/1)")
+    ] = False,
 ) -> Response:
     """One finished round as one JSON document: seed, options, seats, the
     deal, every action with its play time, the lost races and the result.
 
-    Anyone with the table's code may watch it, and so may fetch its
-    rounds; a round being played is never served (409).
+    With ``positions`` the round's positions instead, as the engine
+    computes them from the document (``ligretto.rules.positions``): what
+    the replay page draws. Anyone with the table's code may watch it, and
+    so may fetch its rounds; a round being played is never served (409).
     """
     code = code.upper()
     registry = registry_of(request.app)
@@ -123,6 +129,8 @@ async def get_round_replay(
     if data is None:
         raise ApiError(404, "no_such_round", "no finished round with this number at this table")
     log = read_replay(data)
+    if positions:
+        return JSONResponse(await asyncio.to_thread(round_positions, log))
     body = {
         **data,
         "deal": initial_deal(log.players, log.seed, log.options),

@@ -1,147 +1,57 @@
 // The replay page of a finished round (docs/online-play.md, "The replay
-// page"): fetches the round's one JSON document and replays it here, so
-// stepping never reloads. The applier below follows the action grammar the
-// document's readers are given (play / turn / recycle / refill / store /
-// stuck, R3-R6); the deal and the shuffles give every card, so the whole
-// table is shown face up -- the round is over.
+// page"): plays back the positions the rules engine computed for the round
+// (the replay document's route with ?positions=1, ligretto.rules.positions)
+// and draws them with the table's own card painter (cards.js). This page
+// knows no rule: it steps, plays in real time, follows a seat and shows the
+// races. The round is over, so every card is shown face up.
+import { cardPainter, initCardTheme, newCard } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
 const T = JSON.parse($("replay-text").textContent);
 const fmt = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => String(values[k] ?? ""));
-const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
-const SYMBOLS = new Map();
-for (const box of $("card-symbols") ? $("card-symbols").content.children : []) SYMBOLS.set(box.dataset.colour, box.firstElementChild);
-const PACKET = 3; // R3: three hand cards are turned together
+const { cardName, paintCard } = cardPainter(T.colours);
+const lang = document.documentElement.lang || undefined;
+const seconds = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const number = new Intl.NumberFormat(lang);
+// A race's margin as the table writes it: "1200 ms", never grouped.
+const ms = new Intl.NumberFormat(lang, { useGrouping: false });
 
-// ---- the applier -------------------------------------------------------
+let doc = null;
+let all = []; // every position: 0 the deal, i the table after action i-1
+let at = 0;
+let timer = null;
+let racesAt = new Map(); // position -> races won by its action
 
-// The table as dealt (R2): per seat its stack (bottom to top), row cells
-// (each a pile, R6 storage puts cards on top), discard and hand (bottom to
-// top), and the middle piles (each a list of [card, seat]).
-export function dealt(doc) {
-  return {
-    seats: doc.deal.map((d) => ({
-      stack: [...d.stack],
-      row: d.row.map((c) => (c ? [c] : [])),
-      discard: [],
-      hand: [...d.hand],
-      middle: 0,
-    })),
-    piles: [],
-  };
-}
-
-function copy(state) {
-  return {
-    seats: state.seats.map((s) => ({
-      stack: [...s.stack],
-      row: s.row.map((c) => [...c]),
-      discard: [...s.discard],
-      hand: [...s.hand],
-      middle: s.middle,
-    })),
-    piles: state.piles.map((p) => [...p]),
-  };
-}
-
-function take(seat, src) {
-  if (src === "stack") return seat.stack.pop();
-  if (src === "discard") return seat.discard.pop();
-  const m = /^row(\d+)$/.exec(src);
-  if (!m) throw new Error(`unknown place ${src}`);
-  return seat.row[Number(m[1])].pop();
-}
-
-// Apply action `index` of the document to `state` (in place); returns the
-// middle pile it played onto, if any.
-export function apply(doc, state, index) {
-  const { seat: s, action } = doc.actions[index];
-  const words = action.split(" ");
-  let pile = null;
-  if (words[0] === "play") {
-    const seat = state.seats[s];
-    const card = take(seat, words[2]);
-    if (card !== words[1]) throw new Error(`action ${index}: ${words[1]} is not at ${words[2]}`);
-    if (words[3] === "new") {
-      pile = state.piles.length;
-      state.piles.push([[card, s]]);
-    } else {
-      pile = Number(words[3].slice(1));
-      state.piles[pile].push([card, s]);
-    }
-    seat.middle += 1;
-    const m = /^row(\d+)$/.exec(words[2]);
-    if (m && doc.options.row_refill === "auto" && !seat.row[Number(m[1])].length && seat.stack.length) {
-      seat.row[Number(m[1])].push(seat.stack.pop());
-    }
-  } else if (words[0] === "turn") {
-    const seat = state.seats[s];
-    const k = Math.min(PACKET, seat.hand.length);
-    // The packet is flipped as one: its third card ends on top.
-    seat.discard.push(...seat.hand.splice(seat.hand.length - k, k).reverse());
-  } else if (words[0] === "recycle") {
-    const seat = state.seats[s];
-    seat.hand = seat.discard.reverse(); // shuffled ones come from `shuffles`
-    seat.discard = [];
-  } else if (words[0] === "refill") {
-    const seat = state.seats[s];
-    seat.row[Number(words[1].slice(3))].push(seat.stack.pop());
-  } else if (words[0] === "store") {
-    const seat = state.seats[s];
-    const card = take(seat, words[2]);
-    seat.row[Number(words[3].slice(3))].push(card);
-  } else if (words[0] !== "stuck") {
-    throw new Error(`unknown action ${action}`);
-  }
-  for (const shuffle of doc.shuffles || []) {
-    if (shuffle.after === index) {
-      state.seats[shuffle.seat].hand = [...shuffle.hand];
-      state.seats[shuffle.seat].discard = [];
-    }
-  }
-  return pile;
-}
-
-// Every position of the round: 0 is the deal, i the table after action i-1.
-export function positions(doc) {
-  let state = dealt(doc);
-  const out = [{ state, pile: null }];
-  for (let i = 0; i < doc.actions.length; i++) {
-    state = copy(state);
-    const pile = apply(doc, state, i);
-    out.push({ state, pile });
+// The engine's answer unfolded: each step replaces the seats' places and
+// the piles it names; its action's kind, card and pile come with it.
+function unfold(served) {
+  let table = served.start;
+  const out = [{ table, step: null }];
+  for (const step of served.steps) {
+    const seats = [...table.seats];
+    for (const [s, changed] of step.seats || []) seats[s] = { ...seats[s], ...changed };
+    const piles = [...table.piles];
+    for (const [p, ...view] of step.piles || []) piles[p] = view;
+    table = { seats, piles };
+    out.push({ table, step });
   }
   return out;
 }
 
-// ---- drawing -----------------------------------------------------------
+// A seat's name as the table says it: a bot by its number and its style in
+// the page's language ("Bot 3 (sharp)").
+function seatName(i) {
+  const seat = doc.seats[i];
+  if (seat.bot && /^Bot \d+ \(/.test(seat.name)) {
+    const style = (T.strategies && T.strategies[seat.bot.strategy]) || seat.bot.strategy;
+    return fmt(T.bot_name, { n: i + 1, style });
+  }
+  return seat.name || `#${i + 1}`;
+}
 
-function card(text, { small = false, count = null, label = "" } = {}) {
-  const el = document.createElement("div");
-  el.className = "card" + (small ? " small" : "");
-  if (!text) {
-    el.classList.add("empty");
-    if (label) el.setAttribute("aria-label", label);
-  } else {
-    el.classList.add(`c-${text[0]}`);
-    el.dataset.card = text;
-    const symbol = SYMBOLS.get(text[0]);
-    if (symbol) el.append(symbol.cloneNode(true));
-    const v = document.createElement("span");
-    v.className = "v";
-    v.textContent = text.slice(1) === "1" && SUITS[text[0]] ? "A" : text.slice(1);
-    el.append(v);
-    el.setAttribute("aria-label", `${label ? label + ": " : ""}${text}`);
-  }
-  if (count !== null) {
-    const badge = document.createElement("span");
-    badge.className = "count";
-    badge.textContent = count;
-    el.append(badge);
-  }
-  el.setAttribute("role", "img");
-  return el;
+function card(text, options) {
+  return paintCard(newCard(null), text, options);
 }
 
 function place(title, ...cards) {
@@ -154,37 +64,27 @@ function place(title, ...cards) {
   return box;
 }
 
-let doc = null;
-let all = [];
-let at = 0;
-let timer = null;
-let racesAt = new Map(); // position -> races won by its action
-
-function seatName(i) {
-  return doc.seats[i].name; // a bot's name says it is one
-}
-
 function describe(i) {
-  const { seat, action } = doc.actions[i];
-  const w = action.split(" ");
+  const step = all[i + 1].step;
+  const seat = doc.actions[i].seat;
   const name = seat === null ? "" : seatName(seat);
-  if (w[0] === "play") return fmt(T.played, { name, card: w[1] });
-  if (w[0] === "turn") return fmt(T.turned, { name });
-  if (w[0] === "recycle") return fmt(T.recycled, { name });
-  if (w[0] === "refill") return fmt(T.refilled, { name });
-  if (w[0] === "store") return fmt(T.stored, { name, card: w[1] });
-  return T.stuck;
+  const words = { name, card: step.card ? cardName(step.card) : "" };
+  const said = { play: T.played, turn: T.turned, recycle: T.recycled, refill: T.refilled, store: T.stored };
+  return said[step.kind] ? fmt(said[step.kind], words) : T.stuck;
 }
 
 function draw() {
-  const { state, pile } = all[at];
+  const { table, step } = all[at];
+  const pile = step && step.pile !== undefined ? step.pile : null;
   const follow = $("replay-follow").value;
   const followed = follow === "" ? null : Number(follow);
   root.dataset.position = String(at);
-  const middle = $("replay-middle");
-  middle.replaceChildren(
-    ...state.piles.map((p, i) => {
-      const el = card(p[p.length - 1][0], { small: followed !== null, count: p.length });
+  $("replay-middle").replaceChildren(
+    ...table.piles.map(([top, , closed], i) => {
+      // Named and drawn as the table draws a pile; its size is its top
+      // value (R3: ascending from 1), so no badge.
+      const label = fmt(closed ? T.pile_closed : T.pile, { n: number.format(i + 1) });
+      const el = card(top, { small: followed !== null, label });
       el.dataset.pile = String(i);
       if (i === pile) el.classList.add("landed");
       if (i === pile && racesAt.has(at)) el.classList.add("race-won");
@@ -195,23 +95,24 @@ function draw() {
   if (followed !== null) order.sort((a, b) => (a === followed ? -1 : b === followed ? 1 : a - b));
   $("replay-seats").replaceChildren(
     ...order.map((i) => {
-      const s = state.seats[i];
+      const s = table.seats[i];
       const small = followed !== null && i !== followed;
       const box = document.createElement("div");
       box.className = "replay-seat" + (i === followed ? " followed" : "");
       box.dataset.seat = String(i);
-      box.dataset.stack = String(s.stack.length);
+      box.dataset.stack = String(s.stack[1]);
       box.dataset.middle = String(s.middle);
       const head = document.createElement("div");
       head.className = "replay-seat-name";
       head.textContent = seatName(i);
       const cards = document.createElement("div");
       cards.className = "replay-cards";
+      const counted = ([top, count], label) => card(top, { small, count, label });
       cards.append(
-        place(T.stack, card(s.stack[s.stack.length - 1], { small, count: s.stack.length, label: T.stack })),
-        place(T.row, ...s.row.map((c) => card(c[c.length - 1], { small, label: T.row }))),
-        place(T.discard, card(s.discard[s.discard.length - 1], { small, count: s.discard.length, label: T.discard })),
-        place(T.hand, card(s.hand[s.hand.length - 1], { small, count: s.hand.length, label: T.hand })),
+        place(T.stack, counted(s.stack, T.stack)),
+        place(T.row, ...s.row.map((top) => card(top, { small, label: T.row }))),
+        place(T.discard, counted(s.discard, T.discard)),
+        place(T.hand, counted(s.hand, T.hand)),
       );
       box.append(head, cards);
       return box;
@@ -221,14 +122,18 @@ function draw() {
   if (at === 0) {
     $("replay-now").textContent = T.deal;
   } else {
-    const t = (doc.actions[at - 1].t_ms / 1000).toFixed(1);
-    $("replay-now").textContent = `${fmt(T.action, { i: at, n })} · ${fmt(T.at, { s: t })} · ${describe(at - 1)}`;
+    const s = seconds.format(doc.actions[at - 1].t_ms / 1000);
+    $("replay-now").textContent = `${fmt(T.action, { i: number.format(at), n: number.format(n) })} · ${fmt(T.at, { s })} · ${describe(at - 1)}`;
   }
   const race = $("replay-race");
   const races = racesAt.get(at) || [];
   race.hidden = !races.length;
   race.textContent = races
-    .map((r) => fmt(T.race, { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: r.margin_ms }))
+    .map((r) => {
+      // A tie is told as one: the server took the card that arrived first (R3).
+      const words = { winner: seatName(r.refused_by_seat), loser: seatName(r.seat), ms: ms.format(r.margin_ms) };
+      return fmt(r.margin_ms === 0 ? T.race_tie : T.race, words);
+    })
     .join(" ");
   $("replay-result").hidden = at !== n;
   $("replay-back").disabled = $("replay-start").disabled = at === 0;
@@ -284,8 +189,8 @@ function toggle() {
 }
 
 function nextPlay() {
-  for (let i = at; i < doc.actions.length; i++) {
-    if (doc.actions[i].action.startsWith("play ")) return go(i + 1);
+  for (let i = at + 1; i < all.length; i++) {
+    if (all[i].step.kind === "play") return go(i);
   }
   go(all.length - 1);
 }
@@ -294,7 +199,7 @@ function result() {
   const rows = doc.result.seats.map((r) => {
     const tr = document.createElement("tr");
     tr.dataset.seat = String(r.seat);
-    for (const value of [seatName(r.seat), r.stack, r.middle, r.points]) {
+    for (const value of [seatName(r.seat), ...[r.stack, r.middle, r.points].map((x) => number.format(x))]) {
       const td = document.createElement("td");
       td.textContent = value;
       tr.append(td);
@@ -314,7 +219,7 @@ function placeRaces() {
     for (let i = 0; i < doc.actions.length; i++) {
       const a = doc.actions[i];
       if (a.t_ms > race.t_ms) break;
-      if (a.seat === race.refused_by_seat && a.action.startsWith("play ")) {
+      if (a.seat === race.refused_by_seat && all[i + 1].step.kind === "play") {
         if (best === null || Math.abs(a.t_ms - won) <= Math.abs(doc.actions[best].t_ms - won)) best = i;
       }
     }
@@ -323,12 +228,19 @@ function placeRaces() {
   }
 }
 
+async function fetchJson(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(String(response.status));
+  return response.json();
+}
+
 async function start() {
+  initCardTheme(root);
   try {
-    const response = await fetch(root.dataset.src, { headers: { Accept: "application/json" } });
-    if (!response.ok) throw new Error(String(response.status));
-    doc = await response.json();
-    all = positions(doc);
+    const src = root.dataset.src;
+    const [kept, served] = await Promise.all([fetchJson(src), fetchJson(`${src}?positions=1`)]);
+    doc = kept;
+    all = unfold(served);
   } catch (error) {
     $("replay-status").textContent = T.failed;
     return;

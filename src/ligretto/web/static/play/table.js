@@ -7,13 +7,15 @@
 // socket.js  the WebSocket: join, reconnect, send
 // lobby.js   seats, bots, start, the bar
 // board.js   drawing the cards and piles
+// cards.js   the card painter (shared with the replay page)
 // input.js   taps, keys, choosing a pile
 // scores.js  countdown and the score screens
 // device.js  continue on another device
 // reader.js  the screen-reader mode: what changed, "Where am I?"
 // reader_moves.js  the screen-reader mode's named moves
 // announcer.js     the screen-reader mode's voice: merged, paced, never stale
-import { initCardTheme, renderBoard, seatName } from "./board.js";
+import { renderBoard, seatName } from "./board.js";
+import { initCardTheme } from "./cards.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
@@ -200,7 +202,7 @@ function initStuck() {
 }
 
 S.takeTokenFromFragment();
-initCardTheme();
+initCardTheme(root);
 initStuck();
 initRoundTrip();
 initFeedback();
