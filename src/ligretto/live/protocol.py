@@ -281,6 +281,8 @@ class TableInfo(BaseModel):
     stuck_agreed: list[int] = []
     # Restored after a restart: the countdown says "Resuming…".
     resuming: bool = False
+    # Listed in the lobby for strangers to join (GET /api/lobby).
+    public: bool = False
 
 
 class Welcome(_Message):

@@ -102,6 +102,11 @@ class GameState:
     races_lost: list[int] = field(default_factory=list)
 
 
+#: The tag of a table its host opened to strangers: the lobby lists it
+#: (ligretto.live.lobby) while it waits with a free seat.
+PUBLIC = "public"
+
+
 @dataclass(slots=True)
 class TableState:
     """One online table as its actor keeps it (see the module docstring)."""
@@ -112,7 +117,8 @@ class TableState:
     seating: Seating
     #: The group each of the table's games joins (the host picked it).
     group: GroupLink | None = None
-    #: Labels the web pages keep with a table ("practice", "autostart").
+    #: Labels the web pages keep with a table ("practice", "autostart",
+    #: ``PUBLIC`` and its language "lang:de").
     tags: set[str] = field(default_factory=set)
     #: Multiplies every bot delay; stored, so a practice table's slow bots stay slow.
     bot_pace: float = 1.0
