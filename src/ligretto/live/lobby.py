@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 
 from ligretto.live.phase import Phase
 from ligretto.live.registry import TableRegistry
-from ligretto.live.state import PUBLIC
+from ligretto.live.state import MATCH, PUBLIC
 from ligretto.live.table import Table
 from ligretto.store.lobby import MAX_LISTED, Listed, Listing, LobbyStore
 
@@ -76,6 +76,7 @@ def listing_of(table: Table) -> Listing | None:
         end_mode=end.mode,
         target=end.target,
         rounds=end.rounds,
+        match=MATCH in table.tags,
     )
 
 

@@ -105,6 +105,21 @@ class GameState:
 #: The tag of a table its host opened to strangers: the lobby lists it
 #: (ligretto.live.lobby) while it waits with a free seat.
 PUBLIC = "public"
+#: The tag of a quick match's table, and the prefix of the tag that says
+#: when bots fill its empty chairs (``fills:<seconds since the epoch>``).
+MATCH = "match"
+FILLS_TAG = "fills:"
+
+
+def fills_at(tags: set[str]) -> float | None:
+    """When a quick match's bots fill the table (the server's wall clock)."""
+    for tag in tags:
+        if tag.startswith(FILLS_TAG):
+            try:
+                return float(tag[len(FILLS_TAG) :])
+            except ValueError:
+                return None
+    return None
 
 
 @dataclass(slots=True)

@@ -48,6 +48,8 @@ class Listing:
     end_mode: str
     target: int
     rounds: int
+    #: A quick match's table (``POST /api/lobby/match`` sends people there).
+    match: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from ligretto.web.api import (
     tables,
 )
 from ligretto.web.play import lobby_api as lobby
+from ligretto.web.play import match_api as match
 
 router = APIRouter()
 for _module in (
@@ -24,6 +25,7 @@ for _module in (
     events,
     tables,
     lobby,
+    match,
     groups,
     group_import,
     group_reads,

@@ -173,6 +173,8 @@ def new_page(
             "max_seats": MAX_SEATS,
             # The lobby's public tables (the page's script keeps them fresh).
             "open_tables": open_tables or [],
+            # How long a quick match waits for people before bots fill it.
+            "match_wait": round(registry_of(request.app).settings.match_wait),
         },
         status_code=status,
         path="/play",

@@ -3,7 +3,19 @@
 import { renderBoard, seatName } from "./board.js";
 import { $, T, code, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
-import { forgetToken, savedHostToken, state } from "./state.js";
+import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
+
+// A quick match's wait, counted down on the server's clock.
+function showMatchWait() {
+  const t = state.table;
+  const waiting = Boolean(t && t.phase === "lobby" && t.fills_at);
+  $("match-wait").hidden = !waiting;
+  if (waiting) {
+    const left = Math.max(0, Math.ceil(t.fills_at - serverNow() / 1000));
+    $("match-left").textContent = fmt(T.match_wait, { n: left });
+  }
+}
+setInterval(showMatchWait, 1000);
 
 function seatLabel(s) {
   if (s.kind === "empty") return T.open_seat;
@@ -58,11 +70,14 @@ export function renderTable() {
   const free = t.seats.some((s) => s.kind === "empty");
   $("join-form").hidden = !(lobby && state.seat === null && free);
   $("host-tools").hidden = !(state.host && lobby);
+  showMatchWait();
   $("public-state").textContent = t.public ? T.public_on : T.public_off;
   $("toggle-public").textContent = t.public ? T.make_private : T.make_public;
   $("add-bot").disabled = !free;
   $("add-bot").parentElement.hidden = !free;
-  $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
+  // A quick match has no host: its wait (#match-wait) says what comes.
+  const hint = state.host ? T.lobby_host : T.lobby_wait;
+  $("lobby-hint").textContent = lobby && !t.fills_at ? hint : "";
   $("seat-move-open").hidden = state.seat === null || state.takenOver || t.phase === "game_over";
   $("next-round").hidden = !(state.host && t.phase === "round_over");
   // After the game (T4/T5) the host may start a new one at the same seats.

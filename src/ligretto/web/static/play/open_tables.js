@@ -83,5 +83,27 @@ list.addEventListener("click", (event) => {
   location.href = `/play/${join.dataset.joinTable}#n=${encodeURIComponent(name)}`;
 });
 
+// Quick match: the server picks a table others wait at, or opens one; the
+// page then sits down there under the name (#n=…) and shows the wait.
+const match = document.getElementById("quick-match");
+if (match) {
+  match.hidden = false;
+  document.getElementById("match-note").hidden = false;
+  match.addEventListener("click", async () => {
+    const field = document.getElementById("quick-name");
+    const name = field.value.trim();
+    if (!name) {
+      field.reportValidity();
+      return;
+    }
+    const response = await fetch("/api/lobby/match", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name, language: document.documentElement.lang }),
+    });
+    if (response.ok) location.href = new URL((await response.json()).page_url).pathname + `#n=${encodeURIComponent(name)}`;
+  });
+}
+
 setInterval(refresh, EVERY_MS);
 document.addEventListener("visibilitychange", refresh);
