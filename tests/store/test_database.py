@@ -41,11 +41,12 @@ def test_migrations_create_the_tables_and_rerun_as_no_op(engine: Engine) -> None
         "tafel_group_games",
         "api_idempotency_keys",
         "lab_studies",
+        "lobby_listings",
         "alembic_version",
     } <= tables
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == (
-            "0009_idempotency_owners"
+            "0010_lobby_listings"
         )
 
 

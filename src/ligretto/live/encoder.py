@@ -34,7 +34,7 @@ from ligretto.live.protocol import (
     wire_action,
 )
 from ligretto.live.seating import Seating
-from ligretto.live.state import TableState
+from ligretto.live.state import PUBLIC, TableState, fills_at
 from ligretto.rules.actions import Action
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
@@ -91,6 +91,8 @@ def table_info(state: TableState, tafel_url: str | None) -> TableInfo:
         stuck_offered=rnd.stuck_offered,
         stuck_agreed=sorted(rnd.stuck_agreed),
         resuming=rnd.resuming,
+        public=PUBLIC in state.tags,
+        fills_at=fills_at(state.tags) if state.phase == Phase.LOBBY else None,
     )
 
 

@@ -281,6 +281,11 @@ class TableInfo(BaseModel):
     stuck_agreed: list[int] = []
     # Restored after a restart: the countdown says "Resuming…".
     resuming: bool = False
+    # Listed in the lobby for strangers to join (GET /api/lobby).
+    public: bool = False
+    # A quick match: when bots fill the empty chairs and the game starts
+    # (seconds since the epoch, the server's clock; only in the lobby).
+    fills_at: float | None = None
 
 
 class Welcome(_Message):

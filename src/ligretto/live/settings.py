@@ -48,3 +48,6 @@ class TableSettings:
     # people at the table are offered "We're stuck" (a table without a
     # person present decides it by itself).
     stall_after: float = 45.0
+    # A quick match's table waits this long for people who ask for a
+    # match; then bots fill its empty chairs and the game starts.
+    match_wait: float = 30.0

@@ -102,6 +102,26 @@ class GameState:
     races_lost: list[int] = field(default_factory=list)
 
 
+#: The tag of a table its host opened to strangers: the lobby lists it
+#: (ligretto.live.lobby) while it waits with a free seat.
+PUBLIC = "public"
+#: The tag of a quick match's table, and the prefix of the tag that says
+#: when bots fill its empty chairs (``fills:<seconds since the epoch>``).
+MATCH = "match"
+FILLS_TAG = "fills:"
+
+
+def fills_at(tags: set[str]) -> float | None:
+    """When a quick match's bots fill the table (the server's wall clock)."""
+    for tag in tags:
+        if tag.startswith(FILLS_TAG):
+            try:
+                return float(tag[len(FILLS_TAG) :])
+            except ValueError:
+                return None
+    return None
+
+
 @dataclass(slots=True)
 class TableState:
     """One online table as its actor keeps it (see the module docstring)."""
@@ -112,7 +132,8 @@ class TableState:
     seating: Seating
     #: The group each of the table's games joins (the host picked it).
     group: GroupLink | None = None
-    #: Labels the web pages keep with a table ("practice", "autostart").
+    #: Labels the web pages keep with a table ("practice", "autostart",
+    #: ``PUBLIC`` and its language "lang:de").
     tags: set[str] = field(default_factory=set)
     #: Multiplies every bot delay; stored, so a practice table's slow bots stay slow.
     bot_pace: float = 1.0

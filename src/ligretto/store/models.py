@@ -238,3 +238,22 @@ class StudyRow(Base):
     result: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LobbyListingRow(Base):
+    """An open public table as the lobby lists it (``GET /api/lobby``),
+    written by the process that serves the table. ``listed_until`` is that
+    process's lease on the listing: a process that died stops renewing it,
+    and its tables leave the lobby once it has run out. ``listing`` is the
+    table as the lobby shows it (JSON: seats, names, rules), never a token."""
+
+    __tablename__ = "lobby_listings"
+    __table_args__ = (Index("ix_lobby_listings_listed_until", "listed_until"),)
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(100))
+    language: Mapped[str] = mapped_column(String(8))
+    free_seats: Mapped[int] = mapped_column(Integer)
+    listing: Mapped[str] = mapped_column(Text)
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    listed_until: Mapped[datetime] = mapped_column(DateTime(timezone=True))

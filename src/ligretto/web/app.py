@@ -15,6 +15,7 @@ from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.groups import GroupService
 from ligretto.store.idempotency import IdempotencyStore
 from ligretto.store.live_tables import LOCAL, LiveTableStore
+from ligretto.store.lobby import LobbyStore
 from ligretto.store.notify import listen_for_changes
 from ligretto.store.studies import StudyStore
 from ligretto.web.api import description as api_description
@@ -98,6 +99,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             replays=settings.replays,
             replay_max_days=settings.replay_max_days,
             collector=CollectorSchedule(young=settings.gc_young, full_every=settings.gc_full_every),
+            # Public tables are listed for every process (GET /api/lobby).
+            lobby=LobbyStore(
+                engine, owner=settings.process_id or LOCAL, lease=settings.table_lease
+            ),
         )
         await tables.restore()
         await lab.start()

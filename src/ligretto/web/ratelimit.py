@@ -76,12 +76,16 @@ RULES: Sequence[RateRule] = (
     # Looking up a table by its code, or connecting to it: invite codes
     # must not be guessable by trying them quickly. A table's kept rounds
     # and their replays answer differently for a code in use too.
+    # The lobby: its list (pages poll it every few seconds) and the
+    # quick match; a public listing names codes, so it is counted too.
+    RateRule("lobby", frozenset({"GET", "HEAD", "POST"}), re.compile(r"/api/lobby(?:/match)?/?")),
     RateRule(
         "table_lookup",
-        frozenset({"GET", "POST", "WEBSOCKET"}),
+        frozenset({"GET", "POST", "PUT", "WEBSOCKET"}),
         re.compile(
             rf"/play/{_CODE}/?|/play/{_CODE}/ws|/play/{_CODE}/seat-link|/api/tables/{_CODE}"
             rf"|/api/tables/{_CODE}/rounds|/api/tables/{_CODE}/rounds/{_CODE}/replay"
+            rf"|/api/tables/{_CODE}/public"
             rf"|/play/{_CODE}/rounds/{_CODE}/replay"
         ),
     ),
@@ -102,6 +106,7 @@ class RateLimits:
     group_import: str = "5/minute"
     group_export: str = "5/minute"
     table_lookup: str = "60/minute"
+    lobby: str = "60/minute"
     trusted_proxies: tuple[str, ...] = ()
     enabled: bool = True
     ipv4_prefix: int = 32

@@ -97,6 +97,8 @@ class Settings(BaseSettings):
     """Group exports one client address may read (``GET /api/groups/{id}/export.json``)."""
     rate_table_lookup: str = "60/minute"
     """Table pages, lookups, seat links and WebSocket connects per client address."""
+    rate_lobby: str = "60/minute"
+    """Reads of the lobby (``GET /api/lobby``) and quick matches per client address."""
     rate_limit_ipv4_prefix: int = Field(32, ge=0, le=32)
     """IPv4 clients are counted by this network: 32 counts each address on its own."""
     rate_limit_ipv6_prefix: int = Field(64, ge=0, le=128)
@@ -228,6 +230,7 @@ class Settings(BaseSettings):
             group_import=self.rate_group_import,
             group_export=self.rate_group_export,
             table_lookup=self.rate_table_lookup,
+            lobby=self.rate_lobby,
             trusted_proxies=tuple(self.trusted_proxies),
             enabled=self.rate_limits,
             ipv4_prefix=self.rate_limit_ipv4_prefix,

@@ -13,7 +13,21 @@ from ligretto.web.api import (
     rounds,
     tables,
 )
+from ligretto.web.play import lobby_api as lobby
+from ligretto.web.play import match_api as match
 
 router = APIRouter()
-for _module in (games, rounds, history, exports, events, tables, groups, group_import, group_reads):
+for _module in (
+    games,
+    rounds,
+    history,
+    exports,
+    events,
+    tables,
+    lobby,
+    match,
+    groups,
+    group_import,
+    group_reads,
+):
     router.include_router(_module.router)

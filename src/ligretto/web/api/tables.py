@@ -19,9 +19,10 @@ from ligretto.rules.positions import round_positions
 from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.errors import ApiError
-from ligretto.web.play.app_tables import find_table, registry_of
+from ligretto.web.play.app_tables import find_table, lobby_of, registry_of
 from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
 from ligretto.web.public_url import public_base
+from ligretto.web.rendering import request_language
 from ligretto.web.routing_headers import TABLE_HEADER
 
 router = APIRouter(
@@ -50,12 +51,15 @@ class TableCreated(BaseModel):
 async def post_table(spec: CreateTable, request: Request, response: Response) -> TableCreated:
     """Open a table; the answer holds the host's secret token and the invite link.
 
+    With ``public`` the table is listed in the lobby (``GET /api/lobby``)
+    while it waits with a free seat; private is the default.
+
     With ``group`` (its id and token) every game of the table joins that
     group; a missing group or a wrong token is refused and nothing opens.
     """
     group = await checked_group(request.app, spec.group)
     try:
-        table = create_table(registry_of(request.app), spec, group)
+        table = create_table(registry_of(request.app), spec, group, request_language(request))
     except TableCapError as exc:
         raise ApiError(
             503,
@@ -64,6 +68,8 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
             headers={"Retry-After": str(exc.retry_after)},
         ) from None
     response.headers[TABLE_HEADER] = table.code  # where the proxy sends the table's requests
+    if spec.public:
+        await lobby_of(request.app).sync()  # in the lobby by the time the answer arrives
     base = public_base(request)  # never the Host header (ligretto.web.public_url)
     ws_base = "ws" + base[4:] if base.startswith("http") else base
     return TableCreated(

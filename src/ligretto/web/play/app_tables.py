@@ -7,11 +7,13 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import RedirectResponse
 
 from ligretto.collector import CollectorSchedule
+from ligretto.live.lobby import LobbyKeeper
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scoring.keeper import ScoreKeeper
 from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
 from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.lobby import LobbyStore
 from ligretto.store.round_replays import Retention
 from ligretto.web.errors import ApiError
 from ligretto.web.routing_headers import opened_table
@@ -26,11 +28,13 @@ def start_tables(
     replays: Retention = "game",
     replay_max_days: float = 0.0,
     collector: CollectorSchedule | None = None,
+    lobby: LobbyStore | None = None,
 ) -> TableRegistry:
     """Give the app its table registry (in the lifespan, before serving);
     with a ``store`` the tables are kept in the database (call
     ``registry.restore()`` to bring back those that were open, then
-    ``app.state.collector.settle()``).
+    ``app.state.collector.settle()``).  The public tables are listed in
+    ``lobby`` for every process, else in this process only.
 
     Timing comes from ``settings``, else from ``app.state.table_settings``
     (tests set faster bots there), else the defaults.
@@ -48,11 +52,17 @@ def start_tables(
     schedule.start()
     app.state.collector = schedule
     app.state.tables = registry
+    keeper = LobbyKeeper(registry, lobby)
+    keeper.start()
+    app.state.lobby = keeper
     return registry
 
 
 async def stop_tables(app: FastAPI) -> None:
     """Stop every table task (in the lifespan, at shutdown)."""
+    keeper: LobbyKeeper | None = getattr(app.state, "lobby", None)
+    if keeper is not None:
+        await keeper.stop()  # this process's tables leave the lobby
     registry: TableRegistry | None = getattr(app.state, "tables", None)
     if registry is not None:
         await registry.stop()
@@ -72,6 +82,13 @@ def registry_of(app: object) -> TableRegistry:
     if registry is None:  # pragma: no cover - a wiring error, not user input
         raise HTTPException(503, "online play is not running")
     return registry
+
+
+def lobby_of(app: object) -> LobbyKeeper:
+    keeper: LobbyKeeper | None = getattr(getattr(app, "state", None), "lobby", None)
+    if keeper is None:  # pragma: no cover - a wiring error, not user input
+        raise HTTPException(503, "online play is not running")
+    return keeper
 
 
 async def find_table(app: object, code: str) -> Table:

@@ -23,8 +23,9 @@ from ligretto.tafel.limits import DEFAULT_ROUNDS, DEFAULT_TARGET, MAX_AGREED_ROU
 from ligretto.tafel.names import InvalidNameError, clean_name
 from ligretto.web.errors import ApiError
 from ligretto.web.forms import whole_field
-from ligretto.web.play.app_tables import registry_of, to_table
+from ligretto.web.play.app_tables import lobby_of, registry_of, to_table
 from ligretto.web.play.levels import LEVEL_NAMES, level_seconds, level_strength
+from ligretto.web.play.lobby_api import LobbyTable, lobby_tables
 from ligretto.web.play.table_spec import (
     BotIn,
     CreateTable,
@@ -34,7 +35,7 @@ from ligretto.web.play.table_spec import (
     checked_group,
     create_table,
 )
-from ligretto.web.rendering import render
+from ligretto.web.rendering import render, request_language
 
 router = APIRouter(include_in_schema=False)
 
@@ -69,6 +70,8 @@ def form_defaults() -> dict[str, Any]:
         "group": "",
         "group_token": "",
         "group_name": "",
+        # Listed in the lobby for strangers (private by default).
+        "public": False,
     }
 
 
@@ -154,6 +157,7 @@ def new_page(
     errors: list[str],
     status: int = 200,
     unknown: list[tuple[int, str, str]] | None = None,
+    open_tables: list[LobbyTable] | None = None,
 ) -> HTMLResponse:
     return render(
         request,
@@ -167,6 +171,10 @@ def new_page(
             "level_seconds": level_seconds(),
             "level_strength": level_strength(),
             "max_seats": MAX_SEATS,
+            # The lobby's public tables (the page's script keeps them fresh).
+            "open_tables": open_tables or [],
+            # How long a quick match waits for people before bots fill it.
+            "match_wait": round(registry_of(request.app).settings.match_wait),
         },
         status_code=status,
         path="/play",
@@ -175,7 +183,7 @@ def new_page(
 
 @router.get("/play", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> HTMLResponse:
-    return new_page(request, form_defaults(), [])
+    return new_page(request, form_defaults(), [], open_tables=await lobby_tables(request.app))
 
 
 @router.post("/play", response_model=None)
@@ -196,6 +204,7 @@ async def new_table(request: Request) -> Response:
         recycle_shuffle=text("recycle_shuffle", "1") != "0",
         deadlock="reshuffle" if text("deadlock") == "reshuffle" else "end",
         row_storage=bool(text("row_storage")),
+        public=bool(text("public")),
         mode="rounds" if text("mode") == "rounds" else "target",
         target=text("target", "99"),
         target_other=text("target_other"),
@@ -248,13 +257,16 @@ async def new_table(request: Request) -> Response:
             ),
             end=EndIn(mode=form["mode"], target=target, rounds=rounds),
             bots=bots,
+            public=form["public"],
         )
     except ValidationError:  # anything the checks above let through
         return new_page(request, form, ["seats"], 422)
     try:
-        table = create_table(registry_of(request.app), spec, group)
+        table = create_table(registry_of(request.app), spec, group, request_language(request))
     except TableCapError as exc:
         return busy_page(request, form, exc)
+    if spec.public:
+        await lobby_of(request.app).sync()  # listed before the host's page loads
     return to_table(table)
 
 

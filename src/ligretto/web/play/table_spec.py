@@ -4,13 +4,14 @@ its group checked, and the table created from it (host and bots seated)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 from starlette.concurrency import run_in_threadpool
 
 from ligretto.bots import Level
+from ligretto.live.lobby import make_public
 from ligretto.live.protocol import Strategy
 from ligretto.live.registry import TableRegistry
 from ligretto.live.scoring.keeper import EndCondition, GroupLink
@@ -80,6 +81,13 @@ class CreateTable(BaseModel):
     end: EndIn = EndIn()
     bots: Annotated[list[BotIn], Field(max_length=MAX_PLAYERS)] = []
     group: GroupIn | None = None
+    # Strict: "yes" or 1 is refused, not taken for true (nothing opens).
+    public: bool = Field(
+        False, strict=True, description="listed in the lobby (GET /api/lobby) for anyone to join"
+    )
+    language: Literal["de", "en", "nb"] | None = Field(
+        None, description="the language the lobby shows for a public table (else the request's)"
+    )
 
     @model_validator(mode="after")
     def _fits(self) -> CreateTable:
@@ -119,11 +127,15 @@ async def checked_group(app: object, group: GroupIn | None) -> GroupLink | None:
 
 
 def create_table(
-    registry: TableRegistry, spec: CreateTable, group: GroupLink | None = None
+    registry: TableRegistry,
+    spec: CreateTable,
+    group: GroupLink | None = None,
+    language: str = "en",
 ) -> Table:
     """Create a table from a validated spec and seat its host and bots;
-    ``group`` is the spec's group after :func:`checked_group`."""
-    return registry.create(
+    ``group`` is the spec's group after :func:`checked_group`.  A public
+    table speaks the spec's ``language``, else ``language``."""
+    table = registry.create(
         seats=spec.seats,
         options=RuleOptions(**_fields(spec.options)),
         end=EndCondition(**_fields(spec.end)),
@@ -131,3 +143,6 @@ def create_table(
         bots=[BotSpec(bot.seat, bot.strategy, bot.level) for bot in spec.bots],
         group=group,
     )
+    if spec.public:
+        make_public(table, True, spec.language or language)
+    return table

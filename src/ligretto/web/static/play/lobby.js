@@ -1,9 +1,21 @@
 // The seats before the game (join, bots, start) and the bar above the table:
 // round, score board link and which buttons the phase offers.
 import { renderBoard, seatName } from "./board.js";
-import { $, T, fmt, root, toast } from "./page.js";
+import { $, T, code, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
-import { forgetToken, state } from "./state.js";
+import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
+
+// A quick match's wait, counted down on the server's clock.
+function showMatchWait() {
+  const t = state.table;
+  const waiting = Boolean(t && t.phase === "lobby" && t.fills_at);
+  $("match-wait").hidden = !waiting;
+  if (waiting) {
+    const left = Math.max(0, Math.ceil(t.fills_at - serverNow() / 1000));
+    $("match-left").textContent = fmt(T.match_wait, { n: left });
+  }
+}
+setInterval(showMatchWait, 1000);
 
 function seatLabel(s) {
   if (s.kind === "empty") return T.open_seat;
@@ -58,9 +70,14 @@ export function renderTable() {
   const free = t.seats.some((s) => s.kind === "empty");
   $("join-form").hidden = !(lobby && state.seat === null && free);
   $("host-tools").hidden = !(state.host && lobby);
+  showMatchWait();
+  $("public-state").textContent = t.public ? T.public_on : T.public_off;
+  $("toggle-public").textContent = t.public ? T.make_private : T.make_public;
   $("add-bot").disabled = !free;
   $("add-bot").parentElement.hidden = !free;
-  $("lobby-hint").textContent = lobby ? (state.host ? T.lobby_host : T.lobby_wait) : "";
+  // A quick match has no host: its wait (#match-wait) says what comes.
+  const hint = state.host ? T.lobby_host : T.lobby_wait;
+  $("lobby-hint").textContent = lobby && !t.fills_at ? hint : "";
   $("seat-move-open").hidden = state.seat === null || state.takenOver || t.phase === "game_over";
   $("next-round").hidden = !(state.host && t.phase === "round_over");
   // After the game (T4/T5) the host may start a new one at the same seats.
@@ -86,6 +103,22 @@ export function initLobby() {
     send("add_bot", { strategy: $("bot-strategy").value, level: $("bot-level").value }),
   );
   $("start").addEventListener("click", () => send("start"));
+  // Listed in the lobby or not: the host's own call (PUT …/public, host token).
+  $("toggle-public").addEventListener("click", async () => {
+    const wanted = !state.table?.public;
+    try {
+      const response = await fetch(`/api/tables/${code}/public`, {
+        method: "PUT",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${savedHostToken()}` },
+        body: JSON.stringify({ public: wanted }),
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      state.table = { ...state.table, public: (await response.json()).public };
+      renderTable();
+    } catch {
+      toast(T.not_allowed, "error");
+    }
+  });
   $("copy-invite").addEventListener("click", async () => {
     const url = new URL($("copy-invite").dataset.url, location.href).href;
     try {

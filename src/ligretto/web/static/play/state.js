@@ -35,11 +35,19 @@ export function takeTokenFromFragment() {
     localStorage.setItem(match[1] === "t" ? hostKey : tokenKey, match[2]);
     history.replaceState(null, "", location.pathname + location.search);
   }
+  // "#n=…": Join from the lobby's list (/play) under the name typed there;
+  // the page sits down at once, unless this browser has a seat here already.
+  const named = new URLSearchParams(location.hash.slice(1)).get("n");
+  if (named !== null) {
+    if (named.trim() && !localStorage.getItem(tokenKey)) state.joinName = named.trim();
+    history.replaceState(null, "", location.pathname + location.search);
+  }
 }
 
 const previousKey = `ligretto.play.${code}.previous`;
 
 export const savedToken = () => localStorage.getItem(tokenKey);
+export const savedHostToken = () => localStorage.getItem(hostKey);
 // Every join gives a new seat token; the one before is kept too. A server
 // that stopped abruptly comes back from its last batch, which may predate
 // the newest token: then the one before still takes the seat

@@ -1,0 +1,109 @@
+// The lobby's open public tables on /play: the server draws the list, this
+// keeps it fresh (GET /api/lobby every few seconds, while the page is seen)
+// and makes Join one tap: the name typed in the quick-game field goes along
+// in the fragment (#n=…), which no server log sees, and the table's page
+// sits down under it.
+const section = document.getElementById("open-tables");
+const list = document.getElementById("open-table-list");
+// Often enough that a table that filled leaves the list soon; within the
+// lobby's rate limit (60 a minute) with room for the rest of the page.
+const EVERY_MS = 4000;
+
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
+
+function nameTyped() {
+  for (const id of ["quick-name", "host-name"]) {
+    const field = document.getElementById(id);
+    if (field && field.value.trim()) return field.value.trim();
+  }
+  return "";
+}
+
+function item(t) {
+  const d = section.dataset;
+  const li = document.createElement("li");
+  li.className = "open-table";
+  li.dataset.code = t.code;
+  const who = document.createElement("span");
+  who.className = "open-table-who";
+  const names = document.createElement("strong");
+  names.textContent = t.players.join(", ") || "—";
+  who.append(names);
+  if (t.bots) who.append(` · ${fill(d.bots, { bots: t.bots })}`);
+  const rules = document.createElement("span");
+  rules.className = "open-table-rules muted";
+  const parts = [t.language.toUpperCase()];
+  parts.push(
+    t.rules.end === "rounds"
+      ? fill(d.rounds, { rounds: t.rules.rounds })
+      : fill(d.target, { target: t.rules.target }),
+  );
+  if (t.rules.deck === "cards") parts.push(d.cards);
+  if (t.rules.row_storage) parts.push(d.storage);
+  parts.push(fill(d.free, { free: t.free_seats, seats: t.seats }));
+  parts.push(fill(d.waiting, { minutes: Math.floor(t.waiting_seconds / 60) }));
+  rules.textContent = parts.join(" · ");
+  const join = document.createElement("a");
+  join.className = "button primary";
+  join.href = `/play/${t.code}`;
+  join.dataset.joinTable = t.code;
+  join.textContent = d.join;
+  li.append(who, rules, join);
+  return li;
+}
+
+function draw(tables) {
+  if (!tables.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.id = "open-tables-empty";
+    empty.textContent = section.dataset.empty;
+    list.replaceChildren(empty);
+    return;
+  }
+  list.replaceChildren(...tables.map(item));
+}
+
+async function refresh() {
+  if (document.hidden) return;
+  try {
+    const response = await fetch("/api/lobby", { cache: "no-store" });
+    if (response.ok) draw((await response.json()).tables);
+  } catch {
+    // Offline for a moment: the list stays as it was until the next look.
+  }
+}
+
+list.addEventListener("click", (event) => {
+  const join = event.target.closest("[data-join-table]");
+  if (!join) return;
+  const name = nameTyped();
+  if (!name) return; // the table's page asks for the name
+  event.preventDefault();
+  location.href = `/play/${join.dataset.joinTable}#n=${encodeURIComponent(name)}`;
+});
+
+// Quick match: the server picks a table others wait at, or opens one; the
+// page then sits down there under the name (#n=…) and shows the wait.
+const match = document.getElementById("quick-match");
+if (match) {
+  match.hidden = false;
+  document.getElementById("match-note").hidden = false;
+  match.addEventListener("click", async () => {
+    const field = document.getElementById("quick-name");
+    const name = field.value.trim();
+    if (!name) {
+      field.reportValidity();
+      return;
+    }
+    const response = await fetch("/api/lobby/match", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name, language: document.documentElement.lang }),
+    });
+    if (response.ok) location.href = new URL((await response.json()).page_url).pathname + `#n=${encodeURIComponent(name)}`;
+  });
+}
+
+setInterval(refresh, EVERY_MS);
+document.addEventListener("visibilitychange", refresh);

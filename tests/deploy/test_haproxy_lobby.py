@@ -1,0 +1,78 @@
+"""The lobby and quick match through two processes behind the shipped
+HAProxy on one PostgreSQL (issue 47): each process's public tables are
+listed by both, and two people who ask different processes for a match
+meet at one table, reached through the proxy by its code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from helpers.haproxy_stack import Stack, client, start_stack
+from helpers.live_client import Person
+
+# Several processes share one database only on PostgreSQL.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
+]
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory, database_url: str) -> Iterator[Stack]:
+    started = start_stack(tmp_path_factory.mktemp("lobby-stack"), database_url)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def _codes(base: str) -> set[str]:
+    with client(base) as c:
+        answer = c.get("/api/lobby")
+        assert answer.status_code == 200
+        return {t["code"] for t in answer.json()["tables"]}
+
+
+def _open_public(base: str, name: str) -> str:
+    with client(base) as c:
+        answer = c.post("/api/tables", json={"name": name, "seats": 3, "public": True})
+        assert answer.status_code == 201, answer.text
+        code: str = answer.json()["code"]
+        return code
+
+
+def test_each_process_s_public_tables_are_listed_by_every_process(stack: Stack) -> None:
+    on_a = _open_public(stack.a.base, "Anna")
+    on_b = _open_public(stack.b.base, "Ben")
+    for base in (stack.a.base, stack.b.base, stack.proxy.url):
+        assert {on_a, on_b} <= _codes(base)
+
+
+def _ask(base: str, name: str) -> dict[str, Any]:
+    with client(base) as c:
+        answer = c.post("/api/lobby/match", json={"name": name, "language": "nb", "players": 3})
+        assert answer.status_code == 200, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+
+def test_two_who_ask_different_processes_meet_at_one_table(stack: Stack) -> None:
+    first = _ask(stack.a.base, "Cleo")
+    second = _ask(stack.b.base, "Dora")
+    assert second["code"] == first["code"] and second["waiting"] is True
+    # Both sit down through the proxy, which routes the table's code to
+    # the process that opened it.
+    ws = f"ws://{stack.proxy.url.split('://', 1)[1]}/play/{first['code']}/ws"
+    cleo, dora = Person(ws, "Cleo"), Person(ws, "Dora")
+    try:
+        assert cleo.join(name="Cleo")["type"] == "welcome"
+        assert dora.join(name="Dora")["type"] == "welcome"
+        names = {seat["name"] for seat in dora.table["seats"] if seat["kind"] == "human"}
+        assert names == {"Cleo", "Dora"}
+    finally:
+        cleo.close()
+        dora.close()
