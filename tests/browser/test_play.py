@@ -592,7 +592,7 @@ def test_a_lost_race_says_who_was_faster_and_the_scores_count_races(
     assert box is not None and box["height"] < 75, box  # three lines before
     shoot(ben, f"play-phone-race-won-{lang}")
     # The same millisecond is a tie that arrival order broke, not "0 ms faster".
-    sockets[-1].send(json.dumps({**won, "margin_ms": 0}))
+    line.sockets[-1].send(json.dumps({**won, "margin_ms": 0}))
     expect(toast).to_have_text(RACE_TIE[lang])
     shoot(ben, f"play-phone-race-tie-{lang}")
     # The score screen as the server would send it after this round.
