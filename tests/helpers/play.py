@@ -172,3 +172,28 @@ def dealt_with_piles(piles: int) -> Callable[[int, int, RuleOptions], Round]:
         raise AssertionError(f"no {piles} open piles in 50 deals from seed {seed}")
 
     return deal
+
+
+def serve_staged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
+    """A module's server whose rounds open on :func:`two_red_piles`, its bots slowed right down."""
+    settings = TableSettings(countdown=0.5, away_after=30.0, bot_pace=50.0, dealer=two_red_piles)
+    yield from serving(PlayServer(tmp_path_factory.mktemp("staged-data"), settings))
+
+
+def open_two_seat_table(page: Page, server: PlayServer, second_seat: str) -> None:
+    """Anna opens a table of two; the second seat is ``open`` or a bot strategy."""
+    page.goto(server.url + "/play")
+    page.locator("#host-name").fill("Anna")
+    page.locator("#seats").fill("2")
+    page.locator("#seat1").select_option(second_seat)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+
+
+def wait_until_it_fits(page: Page, source: str) -> None:
+    """Wait until the own card at ``source`` carries the "fits" mark: the
+    page has drawn the view that lists its moves. The phase turns to
+    "playing" with the table's message; on a slow machine the seat's view,
+    with its moves, may come a moment later, and a tap before it finds
+    nothing to do."""
+    expect(page.locator(f'#mine [data-source="{source}"]')).to_have_class(re.compile(r"\bcan\b"))
