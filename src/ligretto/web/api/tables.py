@@ -20,7 +20,7 @@ from ligretto.rules.replay_file import initial_deal, read_replay, shuffled_hands
 from ligretto.web.api.schemas import ErrorOut
 from ligretto.web.errors import ApiError
 from ligretto.web.play.app_tables import find_table, lobby_of, registry_of
-from ligretto.web.play.table_spec import CreateTable, checked_group, create_table
+from ligretto.web.play.table_spec import CreateTable, checked_group, create_table, server_full
 from ligretto.web.public_url import public_base
 from ligretto.web.rendering import request_language
 from ligretto.web.routing_headers import TABLE_HEADER
@@ -61,12 +61,7 @@ async def post_table(spec: CreateTable, request: Request, response: Response) ->
     try:
         table = create_table(registry_of(request.app), spec, group, request_language(request))
     except TableCapError as exc:
-        raise ApiError(
-            503,
-            exc.code,
-            f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
-            headers={"Retry-After": str(exc.retry_after)},
-        ) from None
+        raise server_full(exc) from None
     response.headers[TABLE_HEADER] = table.code  # where the proxy sends the table's requests
     if spec.public:
         await lobby_of(request.app).sync()  # in the lobby by the time the answer arrives

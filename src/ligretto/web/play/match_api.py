@@ -18,9 +18,8 @@ from ligretto.live.registry import TableCapError
 from ligretto.live.state import fills_at
 from ligretto.rules.options import MIN_PLAYERS
 from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.errors import ApiError
 from ligretto.web.play.app_tables import lobby_of, registry_of
-from ligretto.web.play.table_spec import HostName
+from ligretto.web.play.table_spec import HostName, server_full
 from ligretto.web.public_url import public_base
 from ligretto.web.rendering import request_language
 from ligretto.web.routing_headers import TABLE_HEADER
@@ -81,12 +80,7 @@ async def post_match(body: MatchIn, request: Request, response: Response) -> Mat
         try:
             table = open_match(registry, language, body.players)
         except TableCapError as exc:
-            raise ApiError(
-                503,
-                exc.code,
-                f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
-                headers={"Retry-After": str(exc.retry_after)},
-            ) from None
+            raise server_full(exc) from None
         await lobby.sync()  # the next to ask, on any process, finds it
         code = table.code
         fills = fills_at(table.tags) or now.timestamp() + wait

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from ligretto.bots import Level
 from ligretto.live.lobby import make_public
 from ligretto.live.protocol import Strategy
-from ligretto.live.registry import TableRegistry
+from ligretto.live.registry import TableCapError, TableRegistry
 from ligretto.live.scoring.keeper import EndCondition, GroupLink
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
@@ -146,3 +146,14 @@ def create_table(
     if spec.public:
         make_public(table, True, spec.language or language)
     return table
+
+
+def server_full(exc: TableCapError) -> ApiError:
+    """The API's answer when this process runs as many tables as it takes:
+    503 with the time to try again (the host form draws a page instead)."""
+    return ApiError(
+        503,
+        exc.code,
+        f"{exc}; try again in {exc.retry_after} s. Nothing was changed.",
+        headers={"Retry-After": str(exc.retry_after)},
+    )
