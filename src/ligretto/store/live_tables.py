@@ -24,29 +24,21 @@ that lost a lease learns it at its next renewal and stops the table.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, or_, select, update
+from sqlalchemy import Connection, bindparam, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ligretto.store.database import busy_guard, writer
+from ligretto.store.database import busy_guard
+from ligretto.store.leases import LeasedStore
 from ligretto.store.models import LiveActionRow, LiveTableRow
 from ligretto.store.round_replays import KeptRound, insert_rounds
 
 OPEN = "open"
 CLOSED = "closed"
-
-#: How long a process's claim on a table holds without renewal (seconds).
-LEASE_SECONDS = 15.0
-#: The owner of every table when only one process serves them.
-LOCAL = "local"
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class TableElsewhereError(Exception):
@@ -83,27 +75,8 @@ class StoredTable:
     actions: list[StoredAction]
 
 
-class LiveTableStore:
+class LiveTableStore(LeasedStore):
     """The tables of every server process that uses this database."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        owner: str = LOCAL,
-        lease: float = LEASE_SECONDS,
-        clock: Callable[[], datetime] = _utc_now,
-    ) -> None:
-        self.engine = engine
-        self._writer = writer(engine)
-        self.owner = owner
-        self.lease = lease
-        # Every lease is judged by this process's clock: each read of it
-        # below. Tests give a process a clock that runs ahead, and so see a
-        # lease run out without waiting for it.
-        self._now = clock
-
-    def _until(self, now: datetime) -> datetime:
-        return now + timedelta(seconds=self.lease)
 
     def _mine(self) -> Any:
         """Rows this process may write: its own."""

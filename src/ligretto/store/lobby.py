@@ -11,24 +11,20 @@ of a process that died leave the lobby by themselves once it runs out.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from ligretto.store.database import busy_guard, writer
-from ligretto.store.live_tables import LEASE_SECONDS, LOCAL
+from ligretto.store.database import busy_guard
+from ligretto.store.leases import LeasedStore
 from ligretto.store.models import LobbyListingRow
 
 #: The most tables the lobby lists at once (the longest waiting first).
 MAX_LISTED = 100
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,23 +68,8 @@ def _listing(text: str) -> Listing | None:
         return None
 
 
-class LobbyStore:
+class LobbyStore(LeasedStore):
     """The listings of every server process that uses this database."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        owner: str = LOCAL,
-        lease: float = LEASE_SECONDS,
-        clock: Callable[[], datetime] = _utc_now,
-    ) -> None:
-        self.engine = engine
-        self._writer = writer(engine)
-        self.owner = owner
-        self.lease = lease
-        # Tests give a process a clock that runs ahead, to see a listing
-        # run out without waiting for it.
-        self._now = clock
 
     def publish(self, listings: Sequence[Listing]) -> None:
         """List (or list again, renewing the lease) these tables as this
@@ -123,7 +104,7 @@ class LobbyStore:
                         "free_seats": item.free_seats,
                         "listing": _text(item),
                         "opened_at": now,
-                        "listed_until": now + timedelta(seconds=self.lease),
+                        "listed_until": self._until(now),
                     }
                     for item in listings
                 ],

@@ -14,7 +14,8 @@ from ligretto.live.scoring.tafel import TafelScoreKeeper
 from ligretto.store import ChangeHub, TafelService, make_engine, migrate
 from ligretto.store.groups import GroupService
 from ligretto.store.idempotency import IdempotencyStore
-from ligretto.store.live_tables import LOCAL, LiveTableStore
+from ligretto.store.leases import LOCAL
+from ligretto.store.live_tables import LiveTableStore
 from ligretto.store.lobby import LobbyStore
 from ligretto.store.notify import listen_for_changes
 from ligretto.store.studies import StudyStore

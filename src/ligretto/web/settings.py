@@ -22,7 +22,7 @@ from ligretto.store.idempotency import (
     KEYS_PER_OWNER,
     KeyLimits,
 )
-from ligretto.store.live_tables import LEASE_SECONDS
+from ligretto.store.leases import LEASE_SECONDS
 from ligretto.store.round_replays import Retention
 from ligretto.web.client_share import CLIENT_SHARE, per_client
 from ligretto.web.http_protocol import (
