@@ -60,17 +60,31 @@ def _ask(base: str, name: str) -> dict[str, Any]:
         return found
 
 
+def _serves(base: str, code: str) -> bool:
+    """Whether the process at ``base`` serves the table (asked directly)."""
+    with client(base) as c:
+        return c.get(f"/api/tables/{code}").status_code == 200
+
+
 def test_two_who_ask_different_processes_meet_at_one_table(stack: Stack) -> None:
-    first = _ask(stack.a.base, "Cleo")
-    second = _ask(stack.b.base, "Dora")
+    # The first asks through the proxy, as a browser does: the proxy learns
+    # where the new table lives (its X-Ligretto-Table header). The second
+    # asks the other process directly, which finds the table in the lobby.
+    first = _ask(stack.proxy.url, "Cleo")
+    home = stack.a if _serves(stack.a.base, first["code"]) else stack.b
+    other = stack.b if home is stack.a else stack.a
+    assert _serves(home.base, first["code"]) and not _serves(other.base, first["code"])
+    second = _ask(other.base, "Dora")
     assert second["code"] == first["code"] and second["waiting"] is True
     # Both sit down through the proxy, which routes the table's code to
     # the process that opened it.
     ws = f"ws://{stack.proxy.url.split('://', 1)[1]}/play/{first['code']}/ws"
     cleo, dora = Person(ws, "Cleo"), Person(ws, "Dora")
     try:
-        assert cleo.join(name="Cleo")["type"] == "welcome"
-        assert dora.join(name="Dora")["type"] == "welcome"
+        joined = cleo.join(name="Cleo")
+        assert joined["type"] == "welcome", joined
+        joined = dora.join(name="Dora")
+        assert joined["type"] == "welcome", joined
         names = {seat["name"] for seat in dora.table["seats"] if seat["kind"] == "human"}
         assert names == {"Cleo", "Dora"}
     finally:
