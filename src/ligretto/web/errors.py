@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 ExceptionHandler = Callable[[Request, Exception], Awaitable[Response]]
 
@@ -59,3 +60,12 @@ def encodable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [encodable(v) for v in value]
     return value
+
+
+class ErrorOut(BaseModel):
+    """An :class:`ApiError`'s body as the OpenAPI schema shows it."""
+
+    detail: str
+    code: str
+    rule: str | None = None
+    player: str | None = None

@@ -20,6 +20,7 @@ from ligretto.tafel.limits import (
     TARGET_CHOICES,
     max_players,
 )
+from ligretto.web.errors import ErrorOut as ErrorOut  # the schema of every API error
 
 # Names are checked by the domain's one name rule (ligretto.tafel.names:
 # trimmed, NFC, visible, at most MAX_NAME_LENGTH characters); the schema
@@ -161,13 +162,6 @@ class HistoryOut(BaseModel):
     action: str
     round: int | None
     detail: dict[str, Any]
-
-
-class ErrorOut(BaseModel):
-    detail: str
-    code: str
-    rule: str | None = None
-    player: str | None = None
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

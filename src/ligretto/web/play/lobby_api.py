@@ -14,8 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ligretto.live.lobby import LANGUAGE_TAG, make_public
 from ligretto.store.lobby import Listed
-from ligretto.web.api.schemas import ErrorOut
-from ligretto.web.errors import ApiError
+from ligretto.web.errors import ApiError, ErrorOut
 from ligretto.web.play.app_tables import find_table, lobby_of
 from ligretto.web.rendering import request_language
 

@@ -17,7 +17,7 @@ from ligretto.live.matching import match_for, open_match
 from ligretto.live.registry import TableCapError
 from ligretto.live.state import fills_at
 from ligretto.rules.options import MIN_PLAYERS
-from ligretto.web.api.schemas import ErrorOut
+from ligretto.web.errors import ErrorOut
 from ligretto.web.play.app_tables import lobby_of, registry_of
 from ligretto.web.play.table_spec import HostName, server_full
 from ligretto.web.public_url import public_base
