@@ -17,7 +17,7 @@ import pytest
 
 # axe-playwright-python ships neither type hints nor a py.typed marker.
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import FloatRect, Page, ViewportSize, expect
 
 from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game
@@ -167,7 +167,7 @@ def test_the_lobbys_qr_code_is_the_join_link_and_seats_a_friend(
     expect(host.locator("#seat-list")).to_contain_text("Cleo")
 
 
-def on_first_screen(page: Page, selector: str) -> dict[str, float]:
+def on_first_screen(page: Page, selector: str) -> FloatRect:
     """The box of ``selector`` when all of it lies on the first screen
     (the page not scrolled); fails naming it otherwise."""
     assert page.evaluate("scrollY") == 0
