@@ -123,10 +123,14 @@ def _register_simulate() -> None:
 
 
 def _register_replay() -> None:
-    # A kept online round as text, and bots playing it on (ligretto.simulate).
+    # A kept online round as text, and bots playing it on (ligretto.simulate),
+    # in the words of the table (ligretto.web.replay_words: the catalogues
+    # live in the web's part, which the simulator's may not import).
     from ligretto.simulate.replay_command import replay_command
+    from ligretto.web.i18n import LANGUAGES
+    from ligretto.web.replay_words import replay_words
 
-    app.command("replay")(replay_command)
+    app.command("replay")(replay_command(replay_words, LANGUAGES))
 
 
 def _register_tune() -> None:

@@ -242,3 +242,30 @@ def test_the_offline_switch_shows_the_banner_within_two_seconds(
         page.clock.run_for(DROP_MS - SHOWN_WITHIN_MS)  # the rest of a 10 s drop
     page.context.set_offline(False)
     check_back(page, lang, shoot)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nb"])
+def test_the_not_sent_toast_goes_once_the_connection_is_back(
+    server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    """The red "Not sent" lay over the cards after reconnecting, until its
+    own 4 s ran out. The page's clock stands still from the tap on, so only
+    the table's welcome can take it down."""
+    lost, unsent, back = WORDS[lang]
+    page = new_page(PHONE)
+    start_game(page, server, lang)
+    page.context.set_offline(True)  # the offline event: lost at once, no timer
+    expect(page.locator("#link")).to_contain_text(lost)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    card = page.locator('#my-row [data-source="row0"]')
+    card.click()
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text(unsent)
+    expect(toast).to_be_visible()
+    page.context.set_offline(False)  # the online event: reconnects at once
+    expect(page.locator("#link")).to_contain_text(back, timeout=15_000)
+    expect(toast).to_be_hidden()
+    expect(card).to_have_attribute("data-card", "R2")
+    shoot(page, f"connection-toast-gone-{lang}")
+    page.clock.resume()
+    check_back(page, lang)

@@ -17,7 +17,7 @@ import pytest
 
 # axe-playwright-python ships neither type hints nor a py.typed marker.
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import FloatRect, Page, ViewportSize, expect
 
 from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game
@@ -165,6 +165,63 @@ def test_the_lobbys_qr_code_is_the_join_link_and_seats_a_friend(
     friend.locator("#join-name").fill("Cleo")
     friend.locator("#join-form button[type=submit]").click()
     expect(host.locator("#seat-list")).to_contain_text("Cleo")
+
+
+def on_first_screen(page: Page, selector: str) -> FloatRect:
+    """The box of ``selector`` when all of it lies on the first screen
+    (the page not scrolled); fails naming it otherwise."""
+    assert page.evaluate("scrollY") == 0
+    viewport = page.viewport_size
+    box = page.locator(selector).bounding_box()
+    assert box and viewport, selector
+    inside = (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= viewport["width"]
+        and box["y"] + box["height"] <= viewport["height"]
+    )
+    assert inside, f"{selector} at {box}, beyond {viewport}"
+    return box
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_on_a_phone_the_lobbys_code_and_qr_code_are_on_the_first_screen(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, language: str
+) -> None:
+    # A host of four seats (two of them bots) holds a 360×740 phone up for
+    # friends to scan: the code and the QR code need no scrolling.
+    host = new_page(PHONE, touch=True)
+    answer = host.request.post(
+        f"{live_server.url}/api/tables",
+        data={
+            "seats": 4,
+            "name": "Anna",
+            "bots": [{"seat": 1, "strategy": "greedy"}, {"seat": 2, "strategy": "watchful"}],
+        },
+    ).json()
+    code = answer["code"]
+    host.goto(f"{live_server.url}/play/{code}?lang={language}#t={answer['host_token']}")
+    expect(host.locator("#seat-list li")).to_have_count(4)
+    expect(host.locator("#host-tools")).to_be_visible()
+    qr = on_first_screen(host, "#invite-qr")
+    assert qr["width"] >= 280  # still scanned from across the table
+    on_first_screen(host, ".invite-code")
+    expect(host.locator(".invite-code")).to_contain_text(code)
+    # Beneath the heading of the seats, which the seats follow.
+    title, seats = (
+        host.locator("#lobby-title").bounding_box(),
+        host.locator("#seat-list").bounding_box(),
+    )
+    assert title and seats and title["y"] < qr["y"] < seats["y"]
+    shoot(host, f"door-lobby-first-screen-{language}")
+    # A friend who opened the link and has yet to sit down sees the form
+    # to take a seat first.
+    friend = new_page(PHONE, touch=True)
+    friend.goto(f"{live_server.url}/play/{code}?lang={language}")
+    expect(friend.locator("#join-form")).to_be_visible()
+    form = on_first_screen(friend, "#join-form")
+    invite = friend.locator("#invite").bounding_box()
+    assert invite and form["y"] < invite["y"]
 
 
 def test_a_known_game_is_one_tap_from_a_new_game_with_its_players(

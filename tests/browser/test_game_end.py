@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from helpers.browser import LOCALES, PHONES, LiveServer, NewPage, PlayServer, Shoot
 from helpers.play import game_over, serve_play
 from helpers.tap_targets import small_targets
+from helpers.words import split_words
 
 # The first button (or link drawn as one) after the element *selector*, in
 # the order of the page: what a keyboard or a screen reader reaches next.
@@ -156,6 +157,13 @@ def test_the_online_table_celebrates_and_offers_play_again_first(
         page.set_viewport_size(PHONES[width])
         assert page.evaluate(FIRST_BUTTON_AFTER, "#scores-title") == "play-again"
         assert small_targets(page) == []
+        # Every column's heading whole ("Punkte", "Gesamt", never "Gesa/mt")
+        # and within its cell; the names whole where they fit; the table
+        # needs no scrolling sideways.
+        assert split_words(page, "#scores .score-table thead th", even_too_long=True) == []
+        assert split_words(page, "#scores .score-table tbody th") == []
+        scroller = page.locator("#scores .table-scroll").first
+        assert scroller.evaluate("el => el.scrollWidth <= el.clientWidth")
         shoot(page, f"game-end-table-{lang}-{width}")
     # The end screen (the table under it is checked by the table's own tests).
     assert serious(page, "#scores") == [], serious(page, "#scores")

@@ -12,8 +12,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, LOCALES, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import enter_middle, enter_stacks
+from helpers.tap_targets import small_targets
 from ligretto.tafel import Game
 from ligretto.tafel.exchange import game_to_json
 from ligretto.tafel.limits import MAX_NAME_LENGTH
@@ -215,3 +216,61 @@ def test_a_member_page_leads_with_words_and_keeps_the_interval_behind_details(
     assert_no_horizontal_scroll(page)
     assert_not_cut(page, "h1, .family-lead, table.league th[scope=row] a")
     shoot(page, f"phone-group-member-long-{language}")
+
+
+EVENING = [
+    (["Anna", "Bestemor", "Bestefar"], {"Anna": 0, "Bestemor": 4, "Bestefar": 2}),
+    (["Bestemor", "Bestefar"], {"Bestemor": 0, "Bestefar": 5}),
+    (["Anna", "Bestemor", "Bestefar"], {"Anna": 3, "Bestemor": 0, "Bestefar": 1}),
+]
+"""Three games of one evening, each of one round, with their stacks (T2)."""
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "nb"])
+def test_each_game_of_an_evening_has_a_link_of_its_own_a_finger_high(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    # The games list linked each game by its date alone: the same 19 px
+    # "6 Dec 2026" three times over. Now each link says the day, the time
+    # (in the reader's zone) and everyone's total, the highest first.
+    page = new_page(PHONE, locale=LOCALES[lang], timezone_id="Europe/Oslo")
+    group = page.request.post(f"{live_server.url}/api/groups", data={"name": "Kveld"}).json()
+    auth = {"Authorization": f"Bearer {group['token']}"}
+    known: set[str] = set()
+    for players, stacks in EVENING:
+        body = {"players": players, "mode": "rounds", "rounds": 1}
+        body["new_members"] = [p for p in players if p not in known]
+        known.update(players)
+        made = page.request.post(
+            f"{live_server.url}/api/groups/{group['id']}/games", data=body, headers=auth
+        )
+        game = made.json()["game"]
+        rounds = f"{live_server.url}/api/games/{game['id']}/rounds"
+        game_auth = {"Authorization": f"Bearer {game['edit_token']}"}
+        assert page.request.post(rounds, data={"stacks": stacks}, headers=game_auth).ok
+        middle = {p: 10 + 2 * i for i, p in enumerate(players)}
+        assert page.request.put(f"{rounds}/1", data={"middle": middle}, headers=game_auth).ok
+    page.goto(f"{live_server.url}/groups/{group['id']}?lang={lang}")
+    links = page.locator(".game-history a.game-link")
+    expect(links).to_have_count(3)
+    # The time as the reader's clock says it, written by the page's script.
+    local = page.evaluate(
+        """(lang) => [...document.querySelectorAll('.game-history time[data-local=time]')]
+             .map((t) => new Intl.DateTimeFormat(lang, {timeStyle: 'short'})
+             .format(new Date(t.dateTime)))""",
+        lang,
+    )
+    expect(page.locator(".game-history time[data-local=time]")).to_have_text(local)
+    names = [links.nth(i).inner_text().replace("\n", " ") for i in range(3)]
+    assert len(set(names)) == 3, names
+    # Newest first: the last game's totals (Bestemor 12, Anna 4 …) lead its link.
+    assert "Bestemor 12 · Bestefar 12 · Anna 4" in names[0], names
+    assert "UTC" not in " ".join(names)
+    for i in range(3):
+        box = links.nth(i).bounding_box()
+        assert box and box["height"] >= 44, names[i]
+    assert small_targets(page) == []
+    page.locator("#history").screenshot(path=str(ARTIFACTS / f"group-games-{lang}.png"))
+    links.nth(2).click()
+    expect(page).to_have_url(re.compile(r"/g/[\w-]+$"))
+    shoot(page, f"group-games-first-{lang}")

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot, serving
 from helpers.play import dealt_with_piles, host_table, wait_for_piles
+from helpers.words import split_words
 from ligretto.live.settings import TableSettings
 
 TABLET: ViewportSize = {"width": 768, "height": 1024}
@@ -85,11 +86,13 @@ def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServ
     yield from serving(PlayServer(tmp_path_factory.mktemp("layout-data"), settings))
 
 
-def sit_at_a_table(page: Page, server: PlayServer, seats: int, lang: str) -> None:
+def sit_at_a_table(
+    page: Page, server: PlayServer, seats: int, lang: str, name: str = "Anna"
+) -> None:
     bots = [
         {"seat": i, "strategy": STYLES[i % len(STYLES)], "level": "medium"} for i in range(1, seats)
     ]
-    host_table(page, server, seats, bots, lang)
+    host_table(page, server, seats, bots, lang, name)
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden()
@@ -130,6 +133,20 @@ def test_the_layout_holds_from_two_to_twelve_seats(
     check_layout(page, SIZES[size])
     if size == "phone":
         assert page.evaluate(SMALL_TARGETS) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nb"])
+def test_my_name_of_eight_letters_stays_whole_beside_my_counts_on_a_phone(
+    layout_server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    # "Bestemor" was cut to "Beste…" at 360 px while the counts beside it
+    # ("10 in the stack · 0 in the middle") kept their room.
+    page = new_page(PHONE)
+    sit_at_a_table(page, layout_server, 4, lang, name="Bestemor")
+    wait_for_piles(page, PILES[4])
+    expect(page.locator("#my-name")).to_have_text("Bestemor")
+    assert split_words(page, "#my-name, .opp-name") == []
+    shoot(page, f"table-phone-{lang}-my-name")
 
 
 def test_the_lobby_and_the_scores_have_finger_sized_controls(

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import DESKTOP, PHONE, LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
+from helpers.words import split_words
 
 MINUS = "\u2212"
 
@@ -211,6 +213,33 @@ def test_many_players_and_desktop_screenshots(
     dark = new_page(PHONE, color_scheme="dark")
     dark.goto(six.url)
     shoot(dark, "phone-dark-board")
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "nb"])
+def test_a_name_of_eight_letters_stays_whole_on_a_board_of_eight(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    # From seven players the board's cards stand three to a row at 360 px;
+    # "Bestemor" broke there as "Bestemo/r". A name longer than any line
+    # may still break, but stays inside its card.
+    players = ["Bestemor", "Bestefar", "Oldemor", "Tante", "Onkel", "Kusine", "Fetter"]
+    players.append("Wolfeschlegelsteinhausenbergerdorff")
+    body = new_page().request.post(live_server.url + "/api/games", data={"players": players})
+    game = body.json()
+    for url in (
+        f"{live_server.url}/g/{game['id']}?lang={lang}",
+        f"{live_server.url}/g/{game['id']}/edit?lang={lang}#t={game['edit_token']}",
+    ):
+        page = new_page(PHONE)
+        page.goto(url)
+        expect(page.locator("#players .name")).to_have_count(8)
+        # Every word whole but the one no line holds; 8 letters had needed
+        # all 82 px of the card's line, and broke.
+        split = split_words(page, "#players .name", even_too_long=True)
+        assert [s for s in split if not s.startswith('"Wolfeschlegel')] == []
+        assert split_words(page, "#players .name, table.rounds thead th") == []
+        assert_no_horizontal_scroll(page)
+    shoot(page, f"phone-eight-names-{lang}")
 
 
 def test_t6_two_scorekeepers_a_stale_entry_is_refused_with_a_reload(

@@ -70,11 +70,12 @@ def host_table(
     seats: int,
     bots: list[dict[str, Any]],
     lang: str | None = None,
+    name: str = "Anna",
 ) -> None:
-    """Anna hosts a table of ``seats`` with ``bots`` (through the API) and
-    opens its lobby, in ``lang`` if given; return once every seat is listed."""
+    """Anna (or ``name``) hosts a table of ``seats`` with ``bots`` (through the
+    API) and opens its lobby, in ``lang`` if given; return once every seat is listed."""
     answer: dict[str, Any] = page.request.post(
-        server.url + "/api/tables", data={"seats": seats, "name": "Anna", "bots": bots}
+        server.url + "/api/tables", data={"seats": seats, "name": name, "bots": bots}
     ).json()
     query = f"?lang={lang}" if lang is not None else ""
     page.goto(f"{server.url}/play/{answer['code']}{query}#t={answer['host_token']}")

@@ -73,9 +73,11 @@ def test_a_new_name_needs_confirmation_then_the_game_counts(client: TestClient) 
     strength = page.text[page.text.index('id="strength"') :]
     assert "Strength after each game" in strength and "Strength now: " in strength
     assert "Rating" not in page.text
-    assert page.text.count('<li>\n      <a href="/g/') == 2
+    assert page.text.count('<a class="game-link" href="/g/') == 2
+    # Without the page's script each link says its time in UTC, marked so.
+    assert page.text.count(" UTC</time>") == 2
     filtered = client.get(f"/groups/{gid}?member=Cleo&lang=en")
-    assert filtered.text.count('<li>\n      <a href="/g/') == 1
+    assert filtered.text.count('<a class="game-link" href="/g/') == 1
     member = client.get(f"/groups/{gid}/members/ben?lang=de")
     assert member.status_code == 200
     assert "Direkter Vergleich" in member.text and "Siegquote" in member.text

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from babel.lists import format_list
 from fastapi import Request
 from fastapi.responses import Response
@@ -45,7 +45,7 @@ from ligretto.web.pages.deps import absolute, edit_base, watch_path
 from ligretto.web.pages.error_pages import not_found
 from ligretto.web.qr import qr_svg
 from ligretto.web.rendering import render, request_language
-from ligretto.web.text import N_, gettext
+from ligretto.web.text import N_, format_points, gettext
 
 HISTORY_SHOWN = 50
 """Games listed on the group page before "show all"."""
@@ -68,8 +68,9 @@ class HistoryLine:
     id: str
     url: str
     date: str
+    time: str
     iso: str
-    players: str
+    scores: str
     winners: str
     mode: str
     rounds: int
@@ -137,6 +138,19 @@ def family_lines(
 def date_text(language: str, moment: datetime) -> str:
     """The day of *moment* as the reader's language writes it."""
     return format_date(moment, "medium", locale=language)
+
+
+def time_text(language: str, moment: datetime) -> str:
+    """The time of day of *moment* in UTC (``19:40 UTC``), as the reader's
+    language writes it; the page's script says it in the reader's own zone."""
+    return f"{format_time(moment, 'short', tzinfo=UTC, locale=language)} UTC"
+
+
+def scores_text(players: Sequence[str], totals: Sequence[int]) -> str:
+    """Each player with their total, the highest first (``Ben 62 · Anna 41``):
+    what tells the games of one evening apart (T4)."""
+    ranked = sorted(zip(players, totals, strict=True), key=lambda pair: -pair[1])
+    return " · ".join(f"{name} {format_points(total)}" for name, total in ranked)
 
 
 def member_url(group_id: str, name: str, editing: bool) -> str:
@@ -307,8 +321,9 @@ async def group_page(
             id=i.id,
             url=edit_base(i.id) if editing else watch_path(i.id),
             date=date_text(language, i.played_at),
+            time=time_text(language, i.played_at),
             iso=i.played_at.isoformat(),
-            players=", ".join(i.players),
+            scores=scores_text(i.players, i.totals),
             winners=" & ".join(i.winners),
             mode=i.mode,
             rounds=i.rounds,

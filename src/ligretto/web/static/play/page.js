@@ -36,6 +36,16 @@ export const linkText = (key) => ($("link") ? $("link").dataset[key] : "");
 
 let toastTimer = null;
 
+// Take the toast down at once if it says `kind` (the reconnected table
+// ends what "Not sent: you were offline" said; it must not lie over the
+// cards for seconds more).
+export function clearToast(kind) {
+  const box = $("toast");
+  if (!box || box.hidden || box.dataset.kind !== kind) return;
+  clearTimeout(toastTimer);
+  box.hidden = true;
+}
+
 export function toast(text, kind) {
   const box = $("toast");
   box.textContent = text;

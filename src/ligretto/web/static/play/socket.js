@@ -3,7 +3,7 @@
 // watched by a heartbeat so that a socket that went silent without closing
 // (a phone between networks, the browser's offline switch) counts as lost
 // within two seconds, not after the operating system's timeout.
-import { T, code, setConnection, setLink } from "./page.js";
+import { T, clearToast, code, setConnection, setLink } from "./page.js";
 import { joinTokens, state } from "./state.js";
 
 // The heartbeat (docs/online-play.md, "A dropped connection"): after
@@ -177,6 +177,10 @@ export function connect() {
         lost = false;
         setLink("back");
       }
+      // The table as it is now comes with the welcome: a card that was not
+      // sent (or had no answer) shows where it is, and the toast that said
+      // so goes, instead of lying over the cards for its last seconds.
+      clearToast("offline");
     }
     onMessage(message);
   });
