@@ -27,6 +27,8 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 #: The host revoked the seat link this connection played with.
 CLOSE_REVOKED = 4403
+#: The host removed the person this connection played for (``removed``).
+CLOSE_REMOVED = 4409
 #: No table has this code (the page stops reconnecting).
 CLOSE_NO_TABLE = 4404
 #: Try again later: another process serves the table, or this one is full.

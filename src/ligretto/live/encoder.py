@@ -24,6 +24,7 @@ from ligretto.live.protocol import (
     RaceWon,
     Reason,
     Refused,
+    Removed,
     Revoked,
     RoundOver,
     SeatInfo,
@@ -144,6 +145,10 @@ def taken_over(seat: int) -> str:
     return TakenOver(
         seat=seat, reason="your seat was taken over on another device"
     ).model_dump_json()
+
+
+def removed(seat: int) -> str:
+    return Removed(seat=seat, reason="the host removed you from this table").model_dump_json()
 
 
 def revoked(seat: int) -> str:

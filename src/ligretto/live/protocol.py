@@ -175,6 +175,20 @@ class RevokeSeat(_Message):
     seat: SeatNumber
 
 
+class RemovePlayer(_Message):
+    """Host only, any phase: a person leaves the table at the host's word.
+
+    Whoever plays the seat is told (``removed``) and disconnected.  Before
+    the start the seat becomes free; once the game has started the seats
+    are fixed (the Tafel game holds them, T1), so a stand-in bot plays the
+    seat from then on, as for a person who stayed away, and nobody can
+    take it back.  The host's own seat is never removed.
+    """
+
+    type: Literal["remove_player"]
+    seat: SeatNumber
+
+
 class Start(_Message):
     """Host only: start the game, or the next round after a round ended."""
 
@@ -205,7 +219,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Move | AddBot | RemoveBot | RevokeSeat | Start | PlayAgain | Stuck | Ping,
+    Join | Move | AddBot | RemoveBot | RevokeSeat | RemovePlayer | Start | PlayAgain | Stuck | Ping,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -539,6 +553,15 @@ class Revoked(_Message):
     reason: str
 
 
+class Removed(_Message):
+    """The host removed you from the table: this connection holds nothing any
+    more and is closed (4409) after this message; the page goes back to /play."""
+
+    type: Literal["removed"] = "removed"
+    seat: int
+    reason: str
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     t: float | None
@@ -556,5 +579,6 @@ ServerMessage = (
     | RoundOver
     | TakenOver
     | Revoked
+    | Removed
     | Pong
 )

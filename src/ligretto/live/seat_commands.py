@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ligretto.live import encoder
 from ligretto.live.actor import TableActor
-from ligretto.live.connection import CLOSE_REVOKED, Connection
+from ligretto.live.connection import CLOSE_REMOVED, CLOSE_REVOKED, Connection
 from ligretto.live.lifecycle import away_timer, count_down, countdown_message
 from ligretto.live.phase import Phase
-from ligretto.live.protocol import AddBot, Join, Reason, RemoveBot, RevokeSeat
+from ligretto.live.protocol import AddBot, Join, Reason, RemoveBot, RemovePlayer, RevokeSeat
 from ligretto.live.seating import SeatingError
 
 
@@ -144,3 +144,21 @@ def revoke_seat(table: TableActor, conn: Connection, message: RevokeSeat) -> Non
     if displaced and table.state.phase != Phase.LOBBY:
         away_timer(table, seat)
     table.broadcast_table()
+
+
+def remove_player(table: TableActor, conn: Connection, message: RemovePlayer) -> None:
+    """The host removes a person (any phase): told, disconnected; the seat
+    freed before the start, else played by a stand-in from now on."""
+    if not table.host_only(conn):
+        return
+    lobby = table.state.phase == Phase.LOBBY
+    try:
+        seat, displaced = table.state.seating.remove_person(message.seat, lobby=lobby)
+    except SeatingError as exc:
+        table.refuse(conn, exc.code, exc.reason)
+        return
+    for old in displaced:
+        old.send(encoder.removed(seat.index))
+        old.close(CLOSE_REMOVED)
+    table.broadcast_table()
+    table.plan_bots()

@@ -241,6 +241,29 @@ class Seating:
             raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
         return seat, self._displace(seat)[1]
 
+    def remove_person(self, index: int, *, lobby: bool) -> tuple[Seat, list[Connection]]:
+        """The host removes the person in chair ``index``; returns the seat
+        and the connections that played it (they hold nothing any more).
+
+        Before the start the chair is emptied for someone else, as when a
+        person leaves (``remove``).  Once the game has started the seats are
+        fixed — the Tafel game holds the name (T1) — so the seat stays and a
+        stand-in plays it from now on, as for a person who stayed away; its
+        token is renewed and told to nobody, so nobody takes it back.  The
+        host's own chair is never removed.
+        """
+        seat = self.seats[index] if index < len(self.seats) else None
+        if seat is None or seat.kind != "human":
+            raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
+        if seat.hosts:
+            raise SeatingError(Reason.NO_SUCH_SEAT, "the host's own seat is not removed")
+        displaced = self._displace(seat)[1]
+        if lobby:
+            self.seats[index] = Seat(index, generation=seat.generation + 1)
+        elif not seat.away:
+            seat.go_away()
+        return seat, displaced
+
     def _displace(self, seat: Seat) -> tuple[str, list[Connection]]:
         fresh = seat.issue_token()
         displaced = list(seat.conns)

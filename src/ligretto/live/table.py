@@ -57,6 +57,7 @@ from ligretto.live.protocol import (
     PlayAgain,
     Reason,
     RemoveBot,
+    RemovePlayer,
     RevokeSeat,
     Start,
     Stuck,
@@ -334,6 +335,8 @@ class Table(TableQueries):
             seat_commands.remove_bot(self, conn, message)
         elif isinstance(message, RevokeSeat):
             seat_commands.revoke_seat(self, conn, message)
+        elif isinstance(message, RemovePlayer):
+            seat_commands.remove_player(self, conn, message)
         elif isinstance(message, Start):
             lifecycle.start(self, conn)
         elif isinstance(message, PlayAgain):

@@ -48,7 +48,7 @@ from ligretto.tafel.limits import (
     middle_limit,
 )
 from ligretto.tafel.names import clean_name, name_key, printable
-from ligretto.tafel.outcome import after_round, leaders
+from ligretto.tafel.outcome import after_round, leaders, ranks
 
 _E = TypeVar("_E", bound=StrEnum)
 
@@ -292,8 +292,7 @@ class Game:
     @property
     def ranks(self) -> tuple[int, ...]:
         """Rank per player in seating order; ties share a rank (1, 1, 3) (T6)."""
-        totals = self.totals
-        return tuple(1 + sum(1 for other in totals if other > t) for t in totals)
+        return ranks(self.totals)
 
     @property
     def ranking(self) -> list[Standing]:

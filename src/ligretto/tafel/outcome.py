@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["after_round", "leaders"]
+__all__ = ["after_round", "leaders", "ranks"]
 
 
 def after_round(totals: Sequence[int], target: int, reached: bool) -> tuple[bool, bool]:
@@ -41,3 +41,12 @@ def leaders(totals: Sequence[int]) -> tuple[int, ...]:
     """
     top = max(totals)
     return tuple(seat for seat, total in enumerate(totals) if total == top)
+
+
+def ranks(totals: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's place by its total, highest first; ties share a place (T6).
+
+    >>> ranks([30, 12, 30, 5])
+    (1, 3, 1, 4)
+    """
+    return tuple(1 + sum(1 for other in totals if other > t) for t in totals)

@@ -23,7 +23,17 @@ from openskill.models import PlackettLuce
 from ligretto.tafel.names import name_key
 from ligretto.tafel.stats import PlayedGame, Season, chronological, select
 
-__all__ = ["League", "LeagueRow", "Rating", "RatingMemo", "RatingStep", "league", "rate"]
+__all__ = [
+    "League",
+    "LeagueRow",
+    "Rating",
+    "RatingMemo",
+    "RatingStep",
+    "chance_to_beat",
+    "league",
+    "rate",
+    "rate_against",
+]
 
 _MODEL = PlackettLuce()
 UNCERTAINTY = 3.0
@@ -45,6 +55,30 @@ class Rating:
 
 INITIAL = Rating(_MODEL.mu, _MODEL.sigma)
 """Where every member starts (OpenSkill's defaults: 25 ± 8.33)."""
+
+
+def rate_against(player: Rating, ranks: Sequence[int], others: Sequence[Rating]) -> Rating:
+    """*player*'s rating after one finished game against *others*, whose ratings stay.
+
+    The same update as a group's game (Plackett–Luce over the game's whole
+    ranking, T6): ``ranks`` holds the player's place first, then each
+    other's, ties sharing a place.  Only the player learns: the others are
+    players whose strength is known already (the calibrated bots).
+    """
+    if len(ranks) != len(others) + 1 or not others:
+        raise ValueError("one place for the player and one for each of at least one other")
+    teams = [[_MODEL.rating(player.mu, player.sigma)]]
+    teams += [[_MODEL.rating(o.mu, o.sigma)] for o in others]
+    after = _MODEL.rate(teams, ranks=[float(r) for r in ranks])[0][0]
+    return Rating(after.mu, after.sigma)
+
+
+def chance_to_beat(player: Rating, other: Rating) -> float:
+    """The model's chance that *player* finishes ahead of *other* in a game of the two."""
+    first, _ = _MODEL.predict_win(
+        [[_MODEL.rating(player.mu, player.sigma)], [_MODEL.rating(other.mu, other.sigma)]]
+    )
+    return float(first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,7 @@ IMPORTED_MODULES = (
     "play/reader.js",
     "play/reader_moves.js",
     "play/announcer.js",
+    "play/rating.js",
 )
 """Modules that other modules import (keep in step with the imports: a browser
 test checks that every script loads versioned)."""

@@ -15,6 +15,7 @@ from ligretto.web.api import (
 )
 from ligretto.web.play import lobby_api as lobby
 from ligretto.web.play import match_api as match
+from ligretto.web.play import ratings_api as ratings
 
 router = APIRouter()
 for _module in (
@@ -26,6 +27,7 @@ for _module in (
     tables,
     lobby,
     match,
+    ratings,
     groups,
     group_import,
     group_reads,

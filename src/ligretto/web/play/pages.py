@@ -158,6 +158,7 @@ def new_page(
     status: int = 200,
     unknown: list[tuple[int, str, str]] | None = None,
     open_tables: list[LobbyTable] | None = None,
+    removed: bool = False,
 ) -> HTMLResponse:
     return render(
         request,
@@ -175,6 +176,8 @@ def new_page(
             "open_tables": open_tables or [],
             # How long a quick match waits for people before bots fill it.
             "match_wait": round(registry_of(request.app).settings.match_wait),
+            # Back from a table whose host removed this person (table.js).
+            "removed": removed,
         },
         status_code=status,
         path="/play",
@@ -183,7 +186,9 @@ def new_page(
 
 @router.get("/play", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> HTMLResponse:
-    return new_page(request, form_defaults(), [], open_tables=await lobby_tables(request.app))
+    removed = request.query_params.get("removed") == "1"
+    tables = await lobby_tables(request.app)
+    return new_page(request, form_defaults(), [], open_tables=tables, removed=removed)
 
 
 @router.post("/play", response_model=None)

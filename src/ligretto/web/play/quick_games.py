@@ -14,7 +14,9 @@ from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
+from ligretto.simulate.level_match import matched_bots, rating_from
 from ligretto.tafel.names import InvalidNameError, clean_name
+from ligretto.tafel.ratings import Rating
 from ligretto.web.play.app_tables import registry_of, to_table
 from ligretto.web.play.pages import busy_page, form_defaults, name_error_code, new_page, read_group
 from ligretto.web.play.table_spec import BotIn, CreateTable, create_table
@@ -45,6 +47,24 @@ AUTOSTART = "autostart"
 PRACTICE = "practice"
 
 
+def rating_of(mu: object, sigma: object) -> Rating | None:
+    """The rating this browser keeps (the form's hidden ``mu`` and
+    ``sigma``), or ``None``: a newcomer, or values that are no rating
+    (the quick game then has the newcomer's bots)."""
+    try:
+        return rating_from(float(str(mu)), float(str(sigma)))
+    except ValueError:
+        return None
+
+
+def quick_bots(rating: Rating | None) -> list[tuple[str, str]]:
+    """The quick game's bots: matched to a rated player (docs/online-play.md,
+    "Bots at your level"), else the newcomer's three medium bots."""
+    if rating is None:
+        return [(s, lv.value) for s, lv in QUICK_BOTS]
+    return list(matched_bots(rating).bots)
+
+
 def practice_deal(players: int, seed: int, options: RuleOptions) -> Round:
     """The practice table's dealer: one of the chosen deals, picked by the
     table's own random number (so practice rounds differ from each other)."""
@@ -54,6 +74,9 @@ def practice_deal(players: int, seed: int, options: RuleOptions) -> Round:
 @router.post("/play/quick", response_model=None)
 async def quick_game(request: Request) -> Response:
     """One tap to play: seat 1 for the person, three bots, default rules, to 99.
+
+    With this browser's rating (the form's ``mu`` and ``sigma``) the bots
+    are those matched to it; without, three medium ones.
 
     The table is made by ``create_table`` like every other; the person lands
     at it as host and the page starts the game once it has the table (the
@@ -70,10 +93,11 @@ async def quick_game(request: Request) -> Response:
     name_error = name_error_code(name, required=True)
     if name_error is not None:
         return new_page(request, form, [name_error], 422)
+    bots = quick_bots(rating_of(data.get("mu"), data.get("sigma")))
     spec = CreateTable(
-        seats=1 + len(QUICK_BOTS),
+        seats=1 + len(bots),
         name=clean_name(name),
-        bots=[BotIn(seat=i + 1, strategy=s, level=lv) for i, (s, lv) in enumerate(QUICK_BOTS)],
+        bots=[BotIn(seat=i + 1, strategy=s, level=Level(lv)) for i, (s, lv) in enumerate(bots)],
     )
     try:
         table = create_table(registry_of(request.app), spec, group)

@@ -39,16 +39,50 @@ function seatItem(s, lobby) {
     tag.textContent = tags.join(" · ");
     li.append(tag);
   }
-  const left = s.kind === "human" && !s.connected && s.seat !== state.seat;
-  if (state.host && lobby && (s.kind === "bot" || left)) {
+  // The host removes a bot before the start, and a person at any time
+  // (remove_player: before the start the seat is freed, during the game a
+  // stand-in plays it). A person's Remove asks once more.
+  const person = s.kind === "human" && s.seat !== state.seat;
+  if (state.host && ((lobby && s.kind === "bot") || person)) {
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "small";
-    remove.textContent = T.remove;
+    const asking = person && confirming === s.seat;
+    remove.textContent = asking ? fmt(T.remove_confirm, { name: seatName(s.seat) }) : T.remove;
+    if (asking) remove.classList.add("danger");
     remove.dataset.removeSeat = s.seat; // a tap on it: initLobby
+    remove.dataset.removeKind = person ? "person" : "bot";
     li.append(remove);
   }
   return li;
+}
+
+// The seat whose "Remove" was tapped once: the next tap removes the person.
+let confirming = null;
+
+function onRemove(event) {
+  const remove = event.target.closest("[data-remove-seat]");
+  if (!remove) return;
+  const seat = Number(remove.dataset.removeSeat);
+  if (remove.dataset.removeKind === "bot") {
+    send("remove_bot", { seat });
+    return;
+  }
+  if (confirming !== seat) {
+    confirming = seat;
+    renderTable();
+    return;
+  }
+  confirming = null;
+  send("remove_player", { seat });
+}
+
+// During the game the host's seat list (with the tools) holds the people.
+function renderHostPlayers(t, lobby) {
+  const people = t.seats.filter((s) => s.kind === "human" && s.seat !== state.seat);
+  const shown = state.host && !lobby && people.length > 0;
+  $("host-players").hidden = !shown;
+  $("game-seat-list").replaceChildren(...(shown ? people.map((s) => seatItem(s, false)) : []));
 }
 
 export function renderTable() {
@@ -67,6 +101,7 @@ export function renderTable() {
     $("scores-board").hidden = false;
   }
   $("seat-list").replaceChildren(...t.seats.map((s) => seatItem(s, lobby)));
+  renderHostPlayers(t, lobby);
   const free = t.seats.some((s) => s.kind === "empty");
   $("join-form").hidden = !(lobby && state.seat === null && free);
   $("host-tools").hidden = !(state.host && lobby);
@@ -87,10 +122,8 @@ export function renderTable() {
 }
 
 export function initLobby() {
-  $("seat-list").addEventListener("click", (event) => {
-    const remove = event.target.closest("[data-remove-seat]");
-    if (remove) send("remove_bot", { seat: Number(remove.dataset.removeSeat) });
-  });
+  $("seat-list").addEventListener("click", onRemove);
+  $("game-seat-list").addEventListener("click", onRemove);
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();

@@ -14,11 +14,13 @@
 // reader.js  the screen-reader mode: what changed, "Where am I?"
 // reader_moves.js  the screen-reader mode's named moves
 // announcer.js     the screen-reader mode's voice: merged, paced, never stale
+// rating.js  this browser's rating against the bots, moved after each game
 import { renderBoard, seatName } from "./board.js";
 import { initCardTheme } from "./cards.js";
 import { initDevice, onTakenOver } from "./device.js";
 import { initInput } from "./input.js";
 import { initLobby, renderTable } from "./lobby.js";
+import { rateGame } from "./rating.js";
 import { announceChange, announceRound, announceStart, initReader } from "./reader.js";
 import { $, T, feedback, fmt, initFeedback, linkText, root, setConnection, toast } from "./page.js";
 import { flashGo, hideScores, initScores, showCountdown, showScores } from "./scores.js";
@@ -90,6 +92,16 @@ function handle(m) {
     case "round_over":
       showScores(m);
       announceRound(m);
+      // A finished game against bots rates this browser's player (not the
+      // practice round: its bot is slowed down, not at its level).
+      if (m.game_over && root.dataset.practice !== "1") rateGame(state.table, state.seat, m);
+      break;
+    case "removed":
+      // The host removed this person: nothing here plays any more; back to
+      // /play, which says why (docs/online-play.md, "Removing a player").
+      S.leaveSeat();
+      S.forgetToken();
+      location.assign("/play?removed=1");
       break;
     case "taken_over":
       onTakenOver();
