@@ -33,6 +33,7 @@ from ligretto.live.protocol import (
     parse_client_message,
 )
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError
+from ligretto.metrics.cpu_split import PARSE, WRITE, timed
 from ligretto.metrics.series import REFUSALS
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
@@ -45,6 +46,10 @@ router = APIRouter(route_class=PlayRoute)
 _MAX_STRIKES = 200
 #: A message refused for coming too fast, counted for /metrics.
 _FLOODED: Final = REFUSALS.labels(limit="ws_messages")
+
+
+#: Reading a client's message, counted as the "parse" stage when the CPU is split.
+_parse: Final = timed(PARSE)(parse_client_message)
 
 
 def closed_text(reason: str) -> str:
@@ -97,7 +102,7 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
             return
         conn.outbox.put_nowait(InFlight(send, waiting))  # the outbox was empty
 
-    return write
+    return timed(WRITE)(write)
 
 
 @types.coroutine
@@ -204,7 +209,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             # second and must still reach the limit, however the refills fall.
             conn.strikes = max(0, conn.strikes - 1)
             try:
-                message = parse_client_message(raw)
+                message = _parse(raw)
             except ProtocolError as exc:
                 conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
                 continue
