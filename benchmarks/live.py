@@ -213,8 +213,24 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
+#: The servers' WebSocket protocol by ``--server-ws``: the app's own (uvicorn's
+#: sans-I/O one with the tables' direct write, ``web/ws_protocol.py``), or
+#: uvicorn's stock ones, to compare on this workload.
+SERVER_WS = {
+    "ligretto": None,
+    "websockets": "websockets-sansio",
+    "websockets-legacy": "websockets",
+    "wsproto": "wsproto",
+}
+
+
 def serve(
-    port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto", replays: str = "game"
+    port: int,
+    data_dir: str,
+    keep_tables: bool = True,
+    loop: str = "auto",
+    replays: str = "game",
+    ws: str = "ligretto",
 ) -> None:
     import uvicorn
 
@@ -238,13 +254,16 @@ def serve(
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
     lag = LoopLag()
     split = SplitSamples()
+    options = uvicorn_options()
+    if SERVER_WS[ws] is not None:
+        options["ws"] = SERVER_WS[ws]
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
         # What `ligretto serve` runs with (message limit, pings every 20 s).
-        **uvicorn_options(),
+        **options,
         backlog=4096,
         timeout_graceful_shutdown=2,
         loop=loop,  # type: ignore[arg-type]
@@ -529,6 +548,13 @@ def main() -> None:
         help="tables only in memory (no journal): the reference for what keeping them costs",
     )
     parser.add_argument(
+        "--server-ws",
+        choices=list(SERVER_WS),
+        default="ligretto",
+        help="the servers' WebSocket protocol: the app's own, or one of uvicorn's as it "
+        "ships (wsproto only where it is installed; no dependency of ligretto)",
+    )
+    parser.add_argument(
         "--no-split",
         action="store_true",
         help="the servers count no CPU split by stage (to measure what counting costs)",
@@ -553,14 +579,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--serve",
-        nargs=5,
-        metavar=("PORT", "DATA_DIR", "KEEP", "LOOP", "REPLAYS"),
+        nargs=6,
+        metavar=("PORT", "DATA_DIR", "KEEP", "LOOP", "REPLAYS", "WS"),
         help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     if args.serve:
-        port, data_dir, keep, loop, replays = args.serve
-        serve(int(port), data_dir, keep == "1", loop, replays)
+        port, data_dir, keep, loop, replays, ws = args.serve
+        serve(int(port), data_dir, keep == "1", loop, replays, ws)
         return
     if not 1 <= args.tables <= 5000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..5000, --seats 2..12, --seconds 1..600")
@@ -639,6 +665,7 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
                     "0" if args.no_keep_tables else "1",
                     args.server_loop,
                     replays,
+                    args.server_ws,
                 ],
                 env={
                     **os.environ,
@@ -714,7 +741,8 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
     kept = "in memory only" if args.no_keep_tables else "kept in the database (journal on)"
     print(
         f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}; "
-        f"tables {kept}; finished rounds {'kept' if replays != 'off' else 'not kept'}"
+        f"tables {kept}; finished rounds {'kept' if replays != 'off' else 'not kept'}; "
+        f"WebSocket protocol: {args.server_ws}"
     )
     if rounds_kept:
         print(

@@ -39,6 +39,7 @@ from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
 from ligretto.web.play.app_tables import registry_of
 from ligretto.web.play.errors import PlayRoute
+from ligretto.web.ws_protocol import SCOPE_KEY as WRITE_TEXT
 
 router = APIRouter(route_class=PlayRoute)
 
@@ -88,8 +89,13 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
     """
 
     send_text = _text_sender(websocket)
+    # The protocol's own write of a plain frame, where the server has one
+    # (ligretto.web.ws_protocol); it declines what must wait or be compressed.
+    write_now: Callable[[bytes], bool] | None = websocket.scope.get(WRITE_TEXT)
 
     def write(text: str) -> None:
+        if write_now is not None and write_now(text.encode()):
+            return
         send = send_text(text)
         try:
             waiting = send.send(None)
