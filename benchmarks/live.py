@@ -132,6 +132,76 @@ class LoopLag:
         )
 
 
+class SplitSamples:
+    """The server's own CPU sums by stage (``ligretto.metrics.cpu_split``),
+    its process CPU and its answered moves, sampled every half second, so
+    the load generator can take the differences across its window."""
+
+    def __init__(self) -> None:
+        self.at: list[float] = []  # time.time() of each sample
+        self.samples: list[dict[str, float]] = []
+
+    async def run(self) -> None:
+        while True:
+            self.sample()
+            await asyncio.sleep(0.5)
+
+    def sample(self) -> None:
+        from ligretto.metrics.cpu_split import ON, SPLIT
+        from ligretto.metrics.moves import MOVES
+
+        sums: dict[str, float] = {k: v / 1e9 for k, v in SPLIT.snapshot().items()} if ON else {}
+        sums["cpu"] = time.process_time()
+        sums["moves"] = MOVES.answered
+        self.at.append(time.time())
+        self.samples.append(sums)
+
+
+#: The stages of ``ligretto.metrics.cpu_split`` as the report names them.
+SPLIT_NAMES = {
+    "parse": "reading messages (pydantic)",
+    "table": "table bookkeeping",
+    "engine": "rules engine (apply, views, legal actions)",
+    "encode": "encoding the answers (JSON)",
+    "write": "socket writes (WebSocket frame + send)",
+    "journal": "journal on the event loop (noting, snapshots)",
+    "journal_thread": "journal's writer thread (database)",
+}
+
+
+def split_in_window(record: dict[str, Any], window: tuple[float, float]) -> dict[str, float]:
+    """The server's sums between the samples nearest the window's ends
+    (seconds of each stage, ``cpu`` and ``moves``); empty without samples."""
+    at, samples = record.get("split", [[], []])
+    if not at:
+        return {}
+    start, end = window
+    first = min(range(len(at)), key=lambda i: abs(at[i] - start))
+    last = min(range(len(at)), key=lambda i: abs(at[i] - end))
+    if last <= first:
+        return {}
+    a, b = samples[first], samples[last]
+    return {key: b[key] - a[key] for key in b if key in a}
+
+
+def split_report(name: str, split: dict[str, float]) -> str:
+    """The server's CPU per answered move by stage, in µs and in shares."""
+    moves = split.get("moves", 0)
+    if not moves or "engine" not in split:
+        return f"{name} CPU split: not counted (LIGRETTO_CPU_SPLIT off)"
+    cpu = split["cpu"]
+    counted = sum(split[key] for key in SPLIT_NAMES)
+    rows = [(SPLIT_NAMES[key], split[key]) for key in SPLIT_NAMES]
+    rows.append(("the rest: event loop, reading sockets, the web stack", cpu - counted))
+    lines = [
+        f"{name} CPU per answered move by stage ({moves:.0f} moves answered by the server, "
+        f"{cpu / moves * 1e6:.0f} µs each in all):"
+    ]
+    for label, seconds in rows:
+        lines.append(f"  {label:<52} {seconds / moves * 1e6:7.1f} µs  {seconds / cpu * 100:5.1f} %")
+    return "\n".join(lines)
+
+
 def _raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
@@ -143,8 +213,24 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
+#: The servers' WebSocket protocol by ``--server-ws``: the app's own (uvicorn's
+#: sans-I/O one with the tables' direct write, ``web/ws_protocol.py``), or
+#: uvicorn's stock ones, to compare on this workload.
+SERVER_WS = {
+    "ligretto": None,
+    "websockets": "websockets-sansio",
+    "websockets-legacy": "websockets",
+    "wsproto": "wsproto",
+}
+
+
 def serve(
-    port: int, data_dir: str, keep_tables: bool = True, loop: str = "auto", replays: str = "game"
+    port: int,
+    data_dir: str,
+    keep_tables: bool = True,
+    loop: str = "auto",
+    replays: str = "game",
+    ws: str = "ligretto",
 ) -> None:
     import uvicorn
 
@@ -167,13 +253,17 @@ def serve(
     )
     app.state.table_settings = TableSettings(countdown=2.0, between_rounds=3.0, away_after=120.0)
     lag = LoopLag()
+    split = SplitSamples()
+    options = uvicorn_options()
+    if SERVER_WS[ws] is not None:
+        options["ws"] = SERVER_WS[ws]
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
         log_level="warning",
         # What `ligretto serve` runs with (message limit, pings every 20 s).
-        **uvicorn_options(),
+        **options,
         backlog=4096,
         timeout_graceful_shutdown=2,
         loop=loop,  # type: ignore[arg-type]
@@ -181,15 +271,21 @@ def serve(
 
     async def run() -> None:
         watcher = asyncio.get_running_loop().create_task(lag.run())
+        sampler = asyncio.get_running_loop().create_task(split.run())
         try:
             await uvicorn.Server(config).serve()
         finally:
             # uvicorn re-raises the SIGINT that stopped it: report first.
             watcher.cancel()
+            sampler.cancel()
             print(f"server GC: {watch.summary()}", file=sys.stderr)
             print(f"server event-loop lag: {lag.summary()}", file=sys.stderr, flush=True)
             # For the load generator, which knows the measured window.
-            record = {"lag": [lag.at, lag.lags], "gc": [watch.at, watch.pauses]}
+            record = {
+                "lag": [lag.at, lag.lags],
+                "gc": [watch.at, watch.pauses],
+                "split": [split.at, split.samples],
+            }
             Path(data_dir, f"server-{port}.json").write_text(json.dumps(record))
 
     # The event loop ``ligretto serve`` runs (uvicorn picks uvloop when installed).
@@ -452,6 +548,18 @@ def main() -> None:
         help="tables only in memory (no journal): the reference for what keeping them costs",
     )
     parser.add_argument(
+        "--server-ws",
+        choices=list(SERVER_WS),
+        default="ligretto",
+        help="the servers' WebSocket protocol: the app's own, or one of uvicorn's as it "
+        "ships (wsproto only where it is installed; no dependency of ligretto)",
+    )
+    parser.add_argument(
+        "--no-split",
+        action="store_true",
+        help="the servers count no CPU split by stage (to measure what counting costs)",
+    )
+    parser.add_argument(
         "--processes", type=int, default=1, help="server processes, behind HAProxy if more than 1"
     )
     parser.add_argument(
@@ -471,14 +579,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--serve",
-        nargs=5,
-        metavar=("PORT", "DATA_DIR", "KEEP", "LOOP", "REPLAYS"),
+        nargs=6,
+        metavar=("PORT", "DATA_DIR", "KEEP", "LOOP", "REPLAYS", "WS"),
         help=argparse.SUPPRESS,
     )
     args = parser.parse_args()
     if args.serve:
-        port, data_dir, keep, loop, replays = args.serve
-        serve(int(port), data_dir, keep == "1", loop, replays)
+        port, data_dir, keep, loop, replays, ws = args.serve
+        serve(int(port), data_dir, keep == "1", loop, replays, ws)
         return
     if not 1 <= args.tables <= 5000 or not 2 <= args.seats <= 12 or not 1 <= args.seconds <= 600:
         parser.error("--tables 1..5000, --seats 2..12, --seconds 1..600")
@@ -557,8 +665,14 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
                     "0" if args.no_keep_tables else "1",
                     args.server_loop,
                     replays,
+                    args.server_ws,
                 ],
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={
+                    **os.environ,
+                    "PYTHONUNBUFFERED": "1",
+                    # The server's own CPU split by stage (ligretto.metrics.cpu_split).
+                    "LIGRETTO_CPU_SPLIT": "0" if args.no_split else "1",
+                },
             )
             for port in ports
         ]
@@ -627,7 +741,8 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
     kept = "in memory only" if args.no_keep_tables else "kept in the database (journal on)"
     print(
         f"tables {args.tables} × {args.seats} seats = {seats} seats; level {args.level}; "
-        f"tables {kept}; finished rounds {'kept' if replays != 'off' else 'not kept'}"
+        f"tables {kept}; finished rounds {'kept' if replays != 'off' else 'not kept'}; "
+        f"WebSocket protocol: {args.server_ws}"
     )
     if rounds_kept:
         print(
@@ -654,8 +769,9 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
         f"max {max(ms):.1f} ms"
     )
     print(_tail_by_second(stats))
-    for port, (lags, pauses) in zip(ports, in_window, strict=True):
+    for port, (lags, pauses, split) in zip(ports, in_window, strict=True):
         name = f"server :{port}" if len(ports) > 1 else "server"
+        print(split_report(name, split))
         print(f"{name} event-loop lag in the window: {LoopLag().summary(lags)}")
         if pauses:
             print(
@@ -745,17 +861,20 @@ def _start_proxy(directory: Path, ports: list[int]) -> Any:
         time.sleep(0.2)
 
 
-def _server_window(path: Path, window: tuple[float, float]) -> tuple[list[float], list[float]]:
+def _server_window(
+    path: Path, window: tuple[float, float]
+) -> tuple[list[float], list[float], dict[str, float]]:
     """A server's loop lags and collector pauses (seconds) inside ``window``
-    (``time.time()``); empty when the server wrote no record."""
+    (``time.time()``), and its CPU split across it; empty when the server
+    wrote no record."""
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError):
-        return [], []
+        return [], [], {}
     start, end = window
     lags = [lag for at, lag in zip(*record["lag"], strict=True) if start <= at < end]
     pauses = [p[1] for at, p in zip(*record["gc"], strict=True) if start <= at < end]
-    return lags, pauses
+    return lags, pauses, split_in_window(record, window)
 
 
 def _cpu_seconds(pid: int) -> float:

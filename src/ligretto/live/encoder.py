@@ -36,6 +36,7 @@ from ligretto.live.protocol import (
 )
 from ligretto.live.seating import Seating
 from ligretto.live.state import PUBLIC, TableState, fills_at
+from ligretto.metrics.cpu_split import ENCODE, ENGINE, timed
 from ligretto.rules.actions import Action
 from ligretto.rules.result import RoundResult
 from ligretto.rules.round import Round
@@ -97,10 +98,12 @@ def table_info(state: TableState, tafel_url: str | None) -> TableInfo:
     )
 
 
+@timed(ENCODE)
 def table_update(state: TableState, tafel_url: str | None) -> str:
     return TableUpdate(table=table_info(state, tafel_url)).model_dump_json()
 
 
+@timed(ENCODE)
 def welcome(
     state: TableState, tafel_url: str | None, conn: Connection, token: str | None, now: float
 ) -> str:
@@ -122,10 +125,12 @@ def countdown(round_no: int, start_at: float, now: float, *, resume: bool = Fals
     ).model_dump_json()
 
 
+@timed(ENCODE)
 def pong(t: float | None, now: float) -> str:
     return Pong(t=t, server_now=now).model_dump_json()
 
 
+@timed(ENCODE)
 def refused(
     code: Reason,
     reason: str,
@@ -136,6 +141,7 @@ def refused(
     return Refused(code=code, reason=reason, ref=ref, action=action, race=race).model_dump_json()
 
 
+@timed(ENCODE)
 def race_won(round_no: int, loser: int, name: str | None, margin_ms: int) -> str:
     """The winner's word of a race it won (R3)."""
     return RaceWon(round_no=round_no, loser=loser, name=name, margin_ms=margin_ms).model_dump_json()
@@ -155,6 +161,7 @@ def revoked(seat: int) -> str:
     return Revoked(seat=seat, reason="the host revoked the link of this seat").model_dump_json()
 
 
+@timed(ENCODE)
 def round_over(
     round_no: int,
     result: RoundResult,
@@ -204,7 +211,7 @@ def _shared_view_json(rnd: Round) -> str:
     a seat's and a pile's view until an action changes it, so after a move
     only the parts it changed (the mover's seat, one pile) are encoded.
     """
-    view = rnd.view(None)
+    view = _engine_view(rnd)
     middle = ",".join([_part_json(pile) for pile in view.middle])
     seats = ",".join([_part_json(seat) for seat in view.seats])
     return (
@@ -212,6 +219,16 @@ def _shared_view_json(rnd: Round) -> str:
         f'"middle":[{middle}],"seats":[{seats}],"is_over":{_scalar(view.is_over)},'
         f'"caller":{_scalar(view.caller)},"deadlock":{_scalar(view.deadlock)}'
     )
+
+
+@timed(ENGINE)
+def _engine_view(rnd: Round) -> TableView:
+    return rnd.view(None)
+
+
+@timed(ENGINE)
+def _engine_legal(rnd: Round, seat: int) -> list[Action]:
+    return rnd.legal_actions(seat)
 
 
 class _Part(Protocol):
@@ -275,7 +292,7 @@ def view_dict(view: TableView) -> dict[str, Any]:
 def _seat_view_json(rnd: Round, shared: str, seat: int | None) -> str:
     actions = "[]"
     if seat is not None and not rnd.is_over:
-        actions = _actions_json(rnd.legal_actions(seat))
+        actions = _actions_json(_engine_legal(rnd, seat))
     return f'{shared},"viewer":{_scalar(seat)},"actions":{actions}}}'
 
 
@@ -287,6 +304,7 @@ def view_message(
     return f'{{"v":1,"type":"view","round_no":{round_no},"seq":{seq},"view":{view}}}'
 
 
+@timed(ENCODE)
 def send_views(rnd: Round, round_no: int, seq: int, seating: Seating) -> None:
     """Each seat its own view, every watcher the watchers' view."""
     shared = _shared_view_json(rnd)
@@ -301,6 +319,7 @@ def send_views(rnd: Round, round_no: int, seq: int, seating: Seating) -> None:
             conn.send(text)
 
 
+@timed(ENCODE)
 def send_events(
     rnd: Round,
     round_no: int,
@@ -333,6 +352,7 @@ def send_events(
             conn.send(text)
 
 
+@timed(ENCODE)
 def send_all(seating: Seating, text: str) -> None:
     """The same message to everybody at the table."""
     for conn in seating.connections():

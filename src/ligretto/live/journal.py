@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from ligretto.metrics import cpu_split
+from ligretto.metrics.cpu_split import JOURNAL, SPLIT, timed
 from ligretto.metrics.series import JOURNAL_BATCH_ACTIONS, JOURNAL_COMMIT, JOURNAL_FAILURES
 from ligretto.store.live_tables import StoredAction
 from ligretto.store.round_replays import KeptRound
@@ -84,11 +86,13 @@ class Journal:
 
     # ---------------------------------------------------------------- noting
 
+    @timed(JOURNAL)
     def changed(self, code: str, snapshot: Snapshot) -> None:
         """The table ``code`` changed: write ``snapshot()`` with the next batch."""
         self._changed[code] = snapshot
         self._start()
 
+    @timed(JOURNAL)
     def action(self, action: StoredAction) -> None:
         """An action was accepted; it is written, in order, with the next batch."""
         self._actions.append(action)
@@ -140,15 +144,12 @@ class Journal:
             if not self.pending:
                 return
             # Taken on the event loop: no table is inside a command now.
-            states = {code: snapshot() for code, snapshot in self._changed.items()}
+            states = self._snapshots()
             actions, closes, rounds = self._actions, self._closes, self._rounds
             self._changed, self._actions, self._closes, self._rounds = {}, [], {}, []
             began = time.perf_counter()
             try:
-                if rounds:
-                    await asyncio.to_thread(self.writer.write, states, actions, closes, rounds)
-                else:
-                    await asyncio.to_thread(self.writer.write, states, actions, closes)
+                await asyncio.to_thread(self._write, states, actions, closes, rounds)
             except Exception:
                 self.failures += 1
                 JOURNAL_FAILURES.inc()
@@ -159,6 +160,28 @@ class Journal:
             JOURNAL_COMMIT.observe(time.perf_counter() - began)
             JOURNAL_BATCH_ACTIONS.observe(len(actions))
             self.batches += 1
+
+    @timed(JOURNAL)
+    def _snapshots(self) -> dict[str, dict[str, Any]]:
+        return {code: snapshot() for code, snapshot in self._changed.items()}
+
+    def _write(
+        self,
+        states: dict[str, dict[str, Any]],
+        actions: list[StoredAction],
+        closes: dict[str, str | None],
+        rounds: list[KeptRound],
+    ) -> None:
+        """One batch into the database, in the writer's thread."""
+        began = time.thread_time_ns() if cpu_split.ON else 0
+        try:
+            if rounds:
+                self.writer.write(states, actions, closes, rounds)
+            else:
+                self.writer.write(states, actions, closes)
+        finally:
+            if cpu_split.ON:  # this thread's CPU: the journal's share beside the loop's
+                SPLIT.journal_thread_ns += time.thread_time_ns() - began
 
     def _keep(
         self,

@@ -23,9 +23,11 @@ from ligretto.live.reasons import refusal_for
 from ligretto.live.scoring.round_end import end_round
 from ligretto.live.state import PilePlay, TableRound
 from ligretto.live.visibility import public_events
+from ligretto.metrics.cpu_split import ENGINE, timed
 from ligretto.rules.actions import Action, Play
 from ligretto.rules.errors import PileTakenError
 from ligretto.rules.events import CardPlayed, Event, PileOpened
+from ligretto.rules.round import Round
 
 
 def person_moves(
@@ -93,7 +95,7 @@ def apply(
     text = str(action)
     at_ms = (table.settings.clock.monotonic() if at is None else at) * 1000.0
     try:
-        events = dealt.apply(seat, action)
+        events = _engine_apply(dealt, seat, action)
     except Exception as exc:
         refusal = refusal_for(exc)
         if refusal is None:
@@ -125,6 +127,12 @@ def apply(
             end_round(table)
             return
     table.plan_bots()
+
+
+@timed(ENGINE)
+def _engine_apply(dealt: Round, seat: int, action: Action) -> tuple[Event, ...]:
+    """The rules engine applies the move (its own stage when the CPU is split)."""
+    return dealt.apply(seat, action)
 
 
 def note_plays(rnd: TableRound, seat: int, events: tuple[Event, ...], at_ms: float) -> None:

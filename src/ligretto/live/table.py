@@ -69,6 +69,7 @@ from ligretto.live.seating import BotSpec
 from ligretto.live.settings import TableSettings
 from ligretto.live.stall import StallGuard
 from ligretto.live.state import TableState
+from ligretto.metrics.cpu_split import TABLE, timed
 from ligretto.metrics.moves import MOVES
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import StoredAction
@@ -263,6 +264,7 @@ class Table(TableQueries):
             for conn in self.state.seating.connections():
                 conn.close()
 
+    @timed(TABLE)
     def _run_command(self, command: Command) -> None:
         try:
             self._handle(command)

@@ -1,7 +1,7 @@
 """How uvicorn serves the app: options every way of starting it shares.
 
 ``ligretto serve`` and the in-process test server both take these, so the
-limits tested are the limits served: the WebSocket frame size, the idle
+limits tested are the limits served: the WebSocket protocol and its frame size, the idle
 timeout of a connection, the connection cap, the protocol's bounds on
 headers and on one client's connections (:mod:`ligretto.web.http_protocol`),
 and an access log that never writes an edit token.
@@ -19,6 +19,7 @@ from uvicorn.config import LOGGING_CONFIG
 
 from ligretto.live.protocol import MAX_MESSAGE_BYTES
 from ligretto.web.http_protocol import HttpBounds, bounded_protocol
+from ligretto.web.ws_protocol import TableWebSocketProtocol
 
 WS_MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES
 """The largest WebSocket message the server reads at all (8 KiB).
@@ -125,6 +126,8 @@ def uvicorn_options(
     (default: :class:`~ligretto.web.http_protocol.HttpBounds`' defaults, no share).
     """
     return {
+        # uvicorn's WebSocket protocol with the tables' direct write (web/ws_protocol.py).
+        "ws": TableWebSocketProtocol,
         "ws_max_size": WS_MAX_FRAME_BYTES,
         "ws_ping_interval": WS_PING_SECONDS,
         "ws_ping_timeout": WS_PING_SECONDS,

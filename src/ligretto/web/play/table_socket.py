@@ -33,11 +33,13 @@ from ligretto.live.protocol import (
     parse_client_message,
 )
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError
+from ligretto.metrics.cpu_split import PARSE, WRITE, timed
 from ligretto.metrics.series import REFUSALS
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
 from ligretto.web.play.app_tables import registry_of
 from ligretto.web.play.errors import PlayRoute
+from ligretto.web.ws_protocol import SCOPE_KEY as WRITE_TEXT
 
 router = APIRouter(route_class=PlayRoute)
 
@@ -45,6 +47,10 @@ router = APIRouter(route_class=PlayRoute)
 _MAX_STRIKES = 200
 #: A message refused for coming too fast, counted for /metrics.
 _FLOODED: Final = REFUSALS.labels(limit="ws_messages")
+
+
+#: Reading a client's message, counted as the "parse" stage when the CPU is split.
+_parse: Final = timed(PARSE)(parse_client_message)
 
 
 def closed_text(reason: str) -> str:
@@ -83,8 +89,13 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
     """
 
     send_text = _text_sender(websocket)
+    # The protocol's own write of a plain frame, where the server has one
+    # (ligretto.web.ws_protocol); it declines what must wait or be compressed.
+    write_now: Callable[[bytes], bool] | None = websocket.scope.get(WRITE_TEXT)
 
     def write(text: str) -> None:
+        if write_now is not None and write_now(text.encode()):
+            return
         send = send_text(text)
         try:
             waiting = send.send(None)
@@ -97,7 +108,7 @@ def _writer(websocket: WebSocket, conn: Connection) -> Callable[[str], None]:
             return
         conn.outbox.put_nowait(InFlight(send, waiting))  # the outbox was empty
 
-    return write
+    return timed(WRITE)(write)
 
 
 @types.coroutine
@@ -204,7 +215,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             # second and must still reach the limit, however the refills fall.
             conn.strikes = max(0, conn.strikes - 1)
             try:
-                message = parse_client_message(raw)
+                message = _parse(raw)
             except ProtocolError as exc:
                 conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
                 continue
