@@ -57,6 +57,8 @@ IMPORTED_MODULES = (
     "js/forget.js",
     "js/tokens.js",
     "js/drafts.js",
+    "js/entry_fields.js",
+    "js/board_live.js",
     "js/offline.js",
     "js/offline/conflict.js",
     "js/offline/draw.js",
