@@ -20,7 +20,7 @@ from helpers.tap_targets import small_targets
 
 SHOTS = ARTIFACTS / "accessibility"
 LOCALES = {"en": "en-GB", "de": "de-DE", "nb": "nb-NO"}
-# The cards' colours (css/tafel.css), as the browser computes them.
+# The cards' colours (css/cards.css), as the browser computes them.
 NORMAL_RED = "rgb(215, 38, 61)"
 CONTRAST_RED = "rgb(192, 40, 30)"
 CONTRAST_BLUE = "rgb(10, 31, 102)"

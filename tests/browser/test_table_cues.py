@@ -23,7 +23,7 @@ from ligretto.live.settings import TableSettings
 TABLET: ViewportSize = {"width": 768, "height": 1024}
 TABLET_WIDE: ViewportSize = {"width": 1024, "height": 768}
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
-# The cards' own colours (css/tafel.css): the "fits" marker is none of them.
+# The cards' own colours (css/cards.css): the "fits" marker is none of them.
 CARD_COLOURS = {"rgb(215, 38, 61)", "rgb(24, 128, 58)", "rgb(31, 95, 191)", "rgb(242, 194, 48)"}
 
 

@@ -33,7 +33,7 @@ OWN_COLOURS = {
     "nb": re.compile(r"\b(rød|grønn|blå|gul)\b"),
     "en": ENGLISH_COLOURS,
 }
-# The high-contrast colours (css/tafel.css, data-contrast="on").
+# The high-contrast colours (css/cards.css, data-contrast="on").
 CONTRAST_RED = "rgb(192, 40, 30)"
 
 

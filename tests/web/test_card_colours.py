@@ -31,7 +31,7 @@ from helpers.colour_vision import (
 )
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "ligretto" / "web"
-SITE_CSS = WEB / "static" / "css" / "tafel.css"
+SITE_CSS = WEB / "static" / "css" / "cards.css"
 SYMBOLS = WEB / "templates" / "_card_symbols.html"
 VISIONS = ["normal", *DICHROMACIES]
 COLOURS = "RGBY"

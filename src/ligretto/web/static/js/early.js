@@ -2,7 +2,7 @@
 // only make sense with JavaScript apply from the first paint, without a flash.
 document.documentElement.className = "js";
 
-// The cards' high-contrast look on every page (css/tafel.css, data-contrast):
+// The cards' high-contrast look on every page (css/cards.css, data-contrast):
 // the choice made with the table's "High contrast" toggle (play/board.js
 // keeps it under this key), else the system's "more contrast" setting.
 (() => {
