@@ -78,6 +78,14 @@ export function announceChange(v, change) {
   }
   const me = v.seats[v.viewer];
   const old = before.seats[v.viewer];
+  // What an earlier move of mine changed in my places and is still unsaid
+  // is no news either: said together, several of my moves would name every
+  // place I have, the whole state nobody asked for ("Where am I?" says it).
+  if (mine && me) {
+    me.row.forEach((_, i) => forget(`row${i}`));
+    forget("stack");
+    forget("discard");
+  }
   if (me && old) sayMyPlaces(old, me, news);
   const had = playable(before);
   sayPlayable(v, [...playable(v)].filter((c) => !had.has(c)), news);
