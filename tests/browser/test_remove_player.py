@@ -1,6 +1,7 @@
 """The host removes a player in the browser (docs/online-play.md,
 "Removing a player"): before the start from the seat list, during the
-game from "Players"; the removed person's page goes back to /play and says why."""
+game from "Players"; the removed person's page goes back to /play and says
+why; during the game the seat says he was removed and a bot plays."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ WORDS = {
     "de": ("Ben entfernen?", "Der Gastgeber hat dich vom Tisch entfernt."),
     "nb": ("Fjerne Ben?", "Verten har fjernet deg fra bordet."),
 }
-AWAY = {"en": "away", "de": "abwesend", "nb": "borte"}
+GONE = {
+    "en": "removed by the host – a bot plays",
+    "de": "vom Gastgeber entfernt – ein Bot spielt",
+    "nb": "fjernet av verten – en robot spiller",
+}
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +90,8 @@ def test_during_the_game_the_host_removes_ben_and_a_bot_plays_for_him(
     remove.tap()
     expect(ben).to_have_url(re.compile(r"/play\?removed=1$"))
     expect(ben.locator("#removed-note")).to_have_text(WORDS[lang][1])
-    # The seats are fixed once the game started: Ben's stays, played by a bot.
-    expect(players.locator(".seat-item")).to_contain_text(AWAY[lang])
+    # The seats are fixed once the game started: Ben's stays, played by a
+    # bot, and says he was removed (not "away" as if he were coming back).
+    expect(players.locator(".seat-item")).to_contain_text(GONE[lang])
+    shoot(host, f"remove-player-gone-{lang}")
     expect(players.locator(".seat-item")).to_contain_text("Ben")

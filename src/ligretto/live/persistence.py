@@ -26,7 +26,7 @@ from typing import Any
 from ligretto.live.phase import Phase
 from ligretto.live.replays import MAX_RACES, race_record
 from ligretto.live.scoring.keeper import EndCondition, GroupLink
-from ligretto.live.seating import Seat, Seating
+from ligretto.live.seating import Gone, Seat, Seating
 from ligretto.live.state import GameState, TableRound, TableState, check_seats
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -94,6 +94,7 @@ def _seat_state(seat: Seat) -> dict[str, Any]:
         "level": seat.level,
         "away": seat.away,
         "hosts": seat.hosts,
+        "gone": seat.gone,
     }
 
 
@@ -220,4 +221,14 @@ def _seat(index: int, data: dict[str, Any]) -> Seat:
         level=data["level"],
         away=bool(data["away"]),
         hosts=bool(data["hosts"]),
+        gone=_gone(data.get("gone")),
     )
+
+
+def _gone(data: Any) -> Gone | None:
+    """Why a seat's person is gone for good (tables stored before: ``None``)."""
+    if data == "left":
+        return "left"
+    if data == "removed":
+        return "removed"
+    return None

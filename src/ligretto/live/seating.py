@@ -21,6 +21,9 @@ from ligretto.store.tokens import TABLE_TOKEN_BYTES, hash_token, new_token, toke
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 
+#: Why a person's seat is played by a bot to the end (live.departures).
+Gone = Literal["left", "removed"]
+
 # "Bot 3 (watchful)", as a bot is named when it sits down (put_bot).
 _BOT_NAME = re.compile(r"^(Bot \d+) \([a-z-]+\)$")
 
@@ -62,6 +65,9 @@ class Seat:
     # The host sat down here when the table opened: the host token also
     # claims this seat, and the host's chair is never emptied.
     hosts: bool = False
+    # The person left the table for good during the game, or the host
+    # removed them: a stand-in plays the seat to the end (live.departures).
+    gone: Gone | None = None
 
     @property
     def bot_plays(self) -> bool:
@@ -226,7 +232,7 @@ class Seating:
         used (and any copy of it) no longer takes the seat.  Returns the
         new token and the displaced connections.
         """
-        return self._displace(seat)
+        return self.displace(seat)
 
     def revoke(self, index: int) -> tuple[Seat, list[Connection]]:
         """The host withdraws a person's seat link: a new token nobody holds.
@@ -239,32 +245,11 @@ class Seating:
         seat = self.seats[index] if index < len(self.seats) else None
         if seat is None or seat.kind != "human":
             raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
-        return seat, self._displace(seat)[1]
+        return seat, self.displace(seat)[1]
 
-    def remove_person(self, index: int, *, lobby: bool) -> tuple[Seat, list[Connection]]:
-        """The host removes the person in chair ``index``; returns the seat
-        and the connections that played it (they hold nothing any more).
-
-        Before the start the chair is emptied for someone else, as when a
-        person leaves (``remove``).  Once the game has started the seats are
-        fixed — the Tafel game holds the name (T1) — so the seat stays and a
-        stand-in plays it from now on, as for a person who stayed away; its
-        token is renewed and told to nobody, so nobody takes it back.  The
-        host's own chair is never removed.
-        """
-        seat = self.seats[index] if index < len(self.seats) else None
-        if seat is None or seat.kind != "human":
-            raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
-        if seat.hosts:
-            raise SeatingError(Reason.NO_SUCH_SEAT, "the host's own seat is not removed")
-        displaced = self._displace(seat)[1]
-        if lobby:
-            self.seats[index] = Seat(index, generation=seat.generation + 1)
-        elif not seat.away:
-            seat.go_away()
-        return seat, displaced
-
-    def _displace(self, seat: Seat) -> tuple[str, list[Connection]]:
+    def displace(self, seat: Seat) -> tuple[str, list[Connection]]:
+        """A fresh token for ``seat``; the connections that held it hold
+        nothing any more (returned with it)."""
         fresh = seat.issue_token()
         displaced = list(seat.conns)
         for old in displaced:

@@ -1,6 +1,6 @@
 // The seats before the game (join, bots, start) and the bar above the table:
 // round, score board link and which buttons the phase offers.
-import { renderBoard, seatName } from "./board.js";
+import { absence, renderBoard, seatName } from "./board.js";
 import { $, T, code, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
 import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
@@ -32,7 +32,7 @@ function seatItem(s, lobby) {
   const tags = [];
   if (s.seat === state.seat) tags.push(T.you);
   if (s.kind === "bot") tags.push(`${T.bot} · ${T.level_speed[s.level] || T.levels[s.level] || s.level}`);
-  if (s.kind === "human" && !s.connected) tags.push(s.away ? T.away : T.offline);
+  if (s.kind === "human" && !s.connected) tags.push(absence(s));
   if (tags.length) {
     const tag = document.createElement("span");
     tag.className = "muted seat-tags";
@@ -77,6 +77,37 @@ function onRemove(event) {
   send("remove_player", { seat });
 }
 
+// "Leave the table" (in the lobby and under the table's tools): the first
+// tap asks once more, the second sends leave. A host leaves only when
+// another person at the table can take the host role over.
+let leaving = false;
+
+function canLeave(t) {
+  if (state.seat === null || state.takenOver) return false;
+  if (!state.host) return true;
+  return t.seats.some((s) => s.kind === "human" && s.seat !== state.seat && s.connected && !s.away);
+}
+
+function renderLeave(t) {
+  const shown = canLeave(t);
+  if (!shown) leaving = false;
+  for (const button of document.querySelectorAll("[data-leave]")) {
+    button.hidden = !shown;
+    button.textContent = leaving ? T.leave_confirm : T.leave;
+    button.classList.toggle("danger", leaving);
+  }
+}
+
+function onLeave() {
+  if (!leaving) {
+    leaving = true;
+    renderTable();
+    return;
+  }
+  leaving = false;
+  send("leave");
+}
+
 // During the game the host's seat list (with the tools) holds the people.
 function renderHostPlayers(t, lobby) {
   const people = t.seats.filter((s) => s.kind === "human" && s.seat !== state.seat);
@@ -102,6 +133,7 @@ export function renderTable() {
   }
   $("seat-list").replaceChildren(...t.seats.map((s) => seatItem(s, lobby)));
   renderHostPlayers(t, lobby);
+  renderLeave(t);
   const free = t.seats.some((s) => s.kind === "empty");
   $("join-form").hidden = !(lobby && state.seat === null && free);
   $("host-tools").hidden = !(state.host && lobby);
@@ -123,6 +155,7 @@ export function renderTable() {
 
 export function initLobby() {
   $("seat-list").addEventListener("click", onRemove);
+  for (const button of document.querySelectorAll("[data-leave]")) button.addEventListener("click", onLeave);
   $("game-seat-list").addEventListener("click", onRemove);
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();

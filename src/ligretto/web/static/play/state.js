@@ -60,6 +60,15 @@ export function keepToken(token) {
 export function forgetToken() {
   localStorage.removeItem(tokenKey);
 }
+export function forgetHostToken() {
+  localStorage.removeItem(hostKey);
+}
+// The host left and this page hosts the table now (a new host token).
+export function becomeHost(token) {
+  localStorage.setItem(hostKey, token);
+  state.host = true;
+}
+
 // After a refused seat token: try the token before it, once.
 export function fallBackToPreviousToken() {
   const previous = localStorage.getItem(previousKey);

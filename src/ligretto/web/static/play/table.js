@@ -97,11 +97,20 @@ function handle(m) {
       if (m.game_over && root.dataset.practice !== "1") rateGame(state.table, state.seat, m);
       break;
     case "removed":
-      // The host removed this person: nothing here plays any more; back to
-      // /play, which says why (docs/online-play.md, "Removing a player").
+    case "left":
+      // The host removed this person, or they left the table: nothing here
+      // plays any more; back to /play, which says why (docs/online-play.md,
+      // "Removing a player", "Leaving the table").
       S.leaveSeat();
       S.forgetToken();
-      location.assign("/play?removed=1");
+      S.forgetHostToken();
+      location.assign(m.type === "left" ? "/play?left=1" : "/play?removed=1");
+      break;
+    case "host":
+      // The host left: this page hosts the table now, with a new host token.
+      S.becomeHost(m.host_token);
+      renderTable();
+      toast(T.host_now, "ok");
       break;
     case "taken_over":
       onTakenOver();
