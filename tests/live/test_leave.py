@@ -1,12 +1,13 @@
-"""A person leaves the table (docs/protocol.md, ``leave``): before the start
-the seat is freed, during the game a stand-in plays it to the end and the
-seat says why (as for one the host removed); a host who leaves passes the
-host role on, or cannot leave alone."""
+"""A person leaves the table (docs/protocol.md, ``leave``), and a person the
+host removed stays out (``join``'s ``device``): before the start the seat
+is freed, during the game a stand-in plays it to the end and the seat says
+why; a host who leaves passes the host role on, or cannot leave alone."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -23,7 +24,9 @@ from helpers.live_wire import (
 from ligretto.live import departures
 from ligretto.live.connection import CLOSE_LEFT, Connection
 from ligretto.live.persistence import restore_state, table_state
+from ligretto.live.protocol import Reason
 from ligretto.live.scoring.keeper import EndCondition
+from ligretto.live.seating import SeatingError
 from ligretto.live.settings import TableSettings
 from ligretto.live.state import TableState
 from ligretto.rules.options import RuleOptions
@@ -128,6 +131,31 @@ def test_a_host_who_leaves_passes_the_host_role_to_the_next_person(
         assert join(again, host_token=old_token)["code"] == "bad_token"
 
 
+def test_a_removed_person_does_not_sit_down_again_from_the_same_device(
+    client: TestClient,
+) -> None:
+    table = open_table(client, seats=3)
+    url = f"/play/{table['code']}/ws"
+    device = "ben-phone-0123456789"
+    with client.websocket_connect(url) as host:
+        join(host, host_token=table["host_token"])
+        with client.websocket_connect(url) as ben:
+            assert join(ben, name="Ben", device=device)["seat"] == 1
+            send(host, "remove_player", seat=1)
+            receive_until(ben, "removed")
+        table_until(host, lambda t: t["seats"][1]["kind"] == "empty")
+        # Under another name, from the same page's device: refused, nothing changes.
+        with client.websocket_connect(url) as sneaky:
+            refused = join(sneaky, name="Benjamin", device=device)
+            assert refused["type"] == "refused" and refused["code"] == "removed"
+            assert join(sneaky)["seat"] is None  # watching is still allowed
+        seats = client.get(f"/api/tables/{table['code']}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "empty", "empty"]
+        # Anyone else (another device, or none named) sits down.
+        with client.websocket_connect(url) as cleo:
+            assert join(cleo, name="Cleo", device="cleo-laptop-98765")["seat"] == 1
+
+
 def test_a_removed_seat_says_so_during_the_game(
     make_client: Callable[[TableSettings], TestClient],
 ) -> None:
@@ -143,7 +171,7 @@ def test_a_removed_seat_says_so_during_the_game(
         anna.__exit__(None, None, None)
 
 
-def test_who_left_survives_a_restart() -> None:
+def test_who_left_and_who_is_kept_out_survive_a_restart() -> None:
     state = TableState.open(
         "ABCDEF",
         seats=3,
@@ -153,11 +181,15 @@ def test_who_left_survives_a_restart() -> None:
         host_name="Anna",
     )
     seating = state.seating
-    seating.sit_down(Connection(), "Ben", lobby=True)
-    seating.sit_down(Connection(), "Cleo", lobby=True)
+    seating.sit_down(Connection(), "Ben", lobby=True, device="ben-phone-0123456789")
+    seating.sit_down(Connection(), "Cleo", lobby=True, device="cleo-phone-0123456789")
     departures.remove_person(seating, 1, lobby=False)
     departures.leave(seating, 2, lobby=False)
     restored = restore_state(StoredTable("ABCDEF", table_state(state), []))
     again = restored.seating
     assert [s.gone for s in again] == [None, "removed", "left"]
+    assert again.barred == seating.barred and len(again.barred) == 1
     assert again[1].away and again[2].away
+    with pytest.raises(SeatingError) as refused:
+        again.sit_down(Connection(), "Bennie", lobby=True, device="ben-phone-0123456789")
+    assert refused.value.code is Reason.REMOVED

@@ -7,7 +7,9 @@ holds each name (T1) — so the seat keeps its name, says why a bot plays it
 as for a person away; its token is renewed and told to nobody, so nobody
 takes it back.
 
-A host who leaves passes the host role
+A person the host removed stays out: the devices their seat was taken from
+(each page's own random id for the table, kept as a hash) may not sit down
+at this table again (``removed``).  A host who leaves passes the host role
 to the next person present (:func:`heir`, :func:`pass_host`); the host's
 own chair is never removed by the host.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from ligretto.live.connection import Connection
 from ligretto.live.protocol import Reason
-from ligretto.live.seating import Gone, Seat, Seating, SeatingError
+from ligretto.live.seating import MAX_BARRED, Gone, Seat, Seating, SeatingError
 from ligretto.store.tokens import TABLE_TOKEN_BYTES, hash_token, new_token
 
 
@@ -34,6 +36,8 @@ def remove_person(seating: Seating, index: int, *, lobby: bool) -> tuple[Seat, l
     seat = _person(seating, index)
     if seat.hosts:
         raise SeatingError(Reason.NO_SUCH_SEAT, "the host's own seat is not removed")
+    room = MAX_BARRED - len(seating.barred)
+    seating.barred.update(sorted(seat.devices)[: max(0, room)])
     return seat, _send_away(seating, seat, "removed", lobby=lobby)
 
 

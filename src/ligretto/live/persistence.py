@@ -60,6 +60,7 @@ def table_state(state: TableState) -> dict[str, Any]:
         "end": state.end.to_dict(),
         "phase": str(state.phase),
         "host_hash": state.seating.host_hash,
+        "barred": sorted(state.seating.barred),
         "seats": [_seat_state(seat) for seat in state.seating],
         "round_no": game.round_no,
         "seq": state.seq,
@@ -95,6 +96,7 @@ def _seat_state(seat: Seat) -> dict[str, Any]:
         "away": seat.away,
         "hosts": seat.hosts,
         "gone": seat.gone,
+        "devices": sorted(seat.devices),
     }
 
 
@@ -122,11 +124,14 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             last_round_over=data["last_round_over"],
         )
         _restore_game_races(game, data.get("game_races"), len(seats))
+        seating = Seating.restored(seats, str(data["host_hash"]))
+        # Tables stored before removed people were kept out keep nobody out.
+        seating.barred = {str(h) for h in data.get("barred", ())}
         state = TableState(
             stored.code,
             options,
             EndCondition(**data["end"]),
-            Seating.restored(seats, str(data["host_hash"])),
+            seating,
             group=_group(data.get("group")),
             tags={str(t) for t in data.get("tags", ())},
             # A practice table's slower bot stays slow.
@@ -222,6 +227,7 @@ def _seat(index: int, data: dict[str, Any]) -> Seat:
         away=bool(data["away"]),
         hosts=bool(data["hosts"]),
         gone=_gone(data.get("gone")),
+        devices={str(h) for h in data.get("devices", ())},
     )
 
 

@@ -94,6 +94,8 @@ class Reason(StrEnum):
     NOT_STUCK = "not_stuck"
     TABLE_CLOSED = "table_closed"
     TRY_AGAIN = "try_again"
+    #: The host removed this person (this browser) from the table: no seat again.
+    REMOVED = "removed"
     #: The host cannot leave while no other person at the table can take the host role.
     HOST_ALONE = "host_alone"
 
@@ -132,6 +134,9 @@ class Join(_Message):
     name: Name | None = None
     token: Token | None = None
     host_token: Token | None = None
+    #: The page's own random id for this table (kept in the browser): a
+    #: person the host removed does not sit down here again from it.
+    device: Token | None = None
 
 
 class Move(_Message):

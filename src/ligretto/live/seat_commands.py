@@ -37,13 +37,15 @@ def join(table: TableActor, conn: Connection, message: Join) -> None:
     token: str | None = None
     try:
         if message.token is not None or message.host_token is not None:
-            claimed, token, displaced = state.seating.claim(conn, message.token, message.host_token)
+            claimed, token, displaced = state.seating.claim(
+                conn, message.token, message.host_token, message.device
+            )
             if claimed is not None:
                 for old in displaced:
                     old.send(encoder.taken_over(claimed.index))
         elif message.name is not None:
             _seat, token = state.seating.sit_down(
-                conn, message.name, lobby=state.phase == Phase.LOBBY
+                conn, message.name, lobby=state.phase == Phase.LOBBY, device=message.device
             )
         if conn.seat is None:
             state.seating.watch(conn)
@@ -157,7 +159,8 @@ def revoke_seat(table: TableActor, conn: Connection, message: RevokeSeat) -> Non
 
 def remove_player(table: TableActor, conn: Connection, message: RemovePlayer) -> None:
     """The host removes a person (any phase): told, disconnected; the seat
-    freed before the start, else played by a stand-in from now on."""
+    freed before the start, else played by a stand-in from now on; their
+    devices do not sit down here again."""
     if not table.host_only(conn):
         return
     lobby = table.state.phase == Phase.LOBBY

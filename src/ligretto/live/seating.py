@@ -29,6 +29,9 @@ _BOT_NAME = re.compile(r"^(Bot \d+) \([a-z-]+\)$")
 
 # Each watcher costs a message per move; a table is not a broadcast studio.
 MAX_WATCHERS = 100
+# The devices kept per seat, and the devices a table keeps out (removed).
+MAX_DEVICES = 4
+MAX_BARRED = 200
 
 
 class SeatingError(Exception):
@@ -68,6 +71,14 @@ class Seat:
     # The person left the table for good during the game, or the host
     # removed them: a stand-in plays the seat to the end (live.departures).
     gone: Gone | None = None
+    # Hashes of the devices (the page's own id for this table) the seat
+    # was taken from: a person removed does not sit down again from them.
+    devices: set[str] = field(default_factory=set)
+
+    def seen_on(self, device: str | None) -> None:
+        """The seat was taken from ``device`` (a few are kept)."""
+        if device is not None and len(self.devices) < MAX_DEVICES:
+            self.devices.add(hash_token(device))
 
     @property
     def bot_plays(self) -> bool:
@@ -129,6 +140,9 @@ class Seating:
         self.host_token = host_token
         self.host_hash = host_hash if host_hash is not None else hash_token(host_token or "")
         self.watchers: set[Connection] = set()
+        # The hashes of the devices of people the host removed: they do not
+        # sit down at this table again (live.departures).
+        self.barred: set[str] = set()
 
     @classmethod
     def restored(cls, seats: list[Seat], host_hash: str) -> Seating:
@@ -178,7 +192,11 @@ class Seating:
         return next((s for s in self.seats if s.hosts), None)
 
     def claim(
-        self, conn: Connection, token: str | None, host_token: str | None = None
+        self,
+        conn: Connection,
+        token: str | None,
+        host_token: str | None = None,
+        device: str | None = None,
     ) -> tuple[Seat | None, str | None, list[Connection]]:
         """Join with tokens: the host role and/or a seat.
 
@@ -216,6 +234,7 @@ class Seating:
         fresh, displaced = self.take_over(seat)
         conn.seat = seat.index
         seat.conns.add(conn)
+        seat.seen_on(device)
         seat.presence += 1
         if seat.away:
             seat.come_back()
@@ -259,12 +278,16 @@ class Seating:
             old.taken_over = True
         return fresh, displaced
 
-    def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> tuple[Seat, str]:
+    def sit_down(
+        self, conn: Connection, name: str, *, lobby: bool, device: str | None = None
+    ) -> tuple[Seat, str]:
         """A person takes the first free chair under ``name`` (before the
-        start); returns the seat and its token."""
+        start), from ``device``; returns the seat and its token."""
         name = seat_name(name)
         if not lobby:
             raise SeatingError(Reason.ALREADY_STARTED, "the game has started; watch instead")
+        if device is not None and hash_token(device) in self.barred:
+            raise SeatingError(Reason.REMOVED, "the host removed you from this table")
         key = name_key(name)
         if any(s.name is not None and name_key(s.name) == key for s in self.seats):
             raise SeatingError(Reason.NAME_TAKEN, f"someone at this table is called {name}")
@@ -272,6 +295,7 @@ class Seating:
         if free is None:
             raise SeatingError(Reason.TABLE_FULL, "every seat is taken; watch instead")
         free.kind, free.name = "human", name
+        free.seen_on(device)
         token = free.issue_token()
         free.conns.add(conn)
         conn.seat = free.index

@@ -135,7 +135,7 @@ export function renderTable() {
   renderHostPlayers(t, lobby);
   renderLeave(t);
   const free = t.seats.some((s) => s.kind === "empty");
-  $("join-form").hidden = !(lobby && state.seat === null && free);
+  $("join-form").hidden = !(lobby && state.seat === null && free && !state.keptOut);
   $("host-tools").hidden = !(state.host && lobby);
   showMatchWait();
   $("public-state").textContent = t.public ? T.public_on : T.public_off;

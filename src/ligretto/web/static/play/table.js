@@ -50,7 +50,8 @@ function handle(m) {
   switch (m.type) {
     case "welcome":
       S.welcome(m);
-      setConnection(m.seat === null ? T.watching : "");
+      // Kept out (the host removed this person): said for as long as the page watches.
+      setConnection(m.seat === null ? (state.keptOut ? T.refused.removed : T.watching) : "");
       renderTable();
       autostart();
       break;
@@ -157,9 +158,11 @@ function onRefused(m) {
     S.forgetToken();
   }
   toast(T.refused[m.code] || T.not_allowed, m.code);
+  // Removed from this table: no seat here again, so no form to take one.
+  if (m.code === "removed") state.keptOut = true;
   // A join that could not be seated still lets this page watch the table.
   // (Once: a table with no room for watchers either answers table_full again.)
-  const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token"];
+  const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token", "removed"];
   if (unseated.includes(m.code) && !state.watchFallback) {
     state.watchFallback = true;
     send("join", S.joinTokens()); // the host token, if any, still hosts
