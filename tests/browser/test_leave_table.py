@@ -89,6 +89,7 @@ def test_during_the_game_ben_leaves_and_the_host_reads_that_a_bot_plays_for_him(
     players.locator("summary").tap()
     expect(players.locator(".seat-item")).to_contain_text("Ben")
     expect(players.locator(".seat-item")).to_contain_text("left the table – a bot plays")
+    expect(players.locator("[data-remove-kind]")).to_have_count(0)  # gone already: no Remove
     # The host alone with a bot is not offered to leave (nobody takes the table over).
     expect(host.locator("#leave-game")).to_be_hidden()
 

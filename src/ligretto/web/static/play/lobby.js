@@ -42,7 +42,8 @@ function seatItem(s, lobby) {
   // The host removes a bot before the start, and a person at any time
   // (remove_player: before the start the seat is freed, during the game a
   // stand-in plays it). A person's Remove asks once more.
-  const person = s.kind === "human" && s.seat !== state.seat;
+  // Not whoever is gone for good already (left, or removed): a bot plays there.
+  const person = s.kind === "human" && s.seat !== state.seat && !s.gone;
   if (state.host && ((lobby && s.kind === "bot") || person)) {
     const remove = document.createElement("button");
     remove.type = "button";
