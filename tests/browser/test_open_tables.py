@@ -97,3 +97,27 @@ def test_the_open_list_follows_the_lobby_without_a_reload(
         expect(row).to_have_count(0)
     # Still the same page: nothing was loaded again.
     assert page.evaluate("window.__notReloaded") is True
+
+
+def test_without_the_stream_the_list_is_read_every_few_seconds(
+    server: PlayServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, touch=True)
+    # A proxy that refuses the stream (or a client that holds too many).
+    page.route(
+        "**/api/lobby/events",
+        lambda route: route.fulfill(
+            status=429,
+            content_type="application/json",
+            body='{"detail": "too many", "code": "too_many_streams"}',
+        ),
+    )
+    page.goto(f"{server.url}/play?lang=en")
+    expect(page.locator("#open-tables")).to_have_attribute("data-feed", "poll")
+    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
+        opened = other.post("/api/tables", json={"name": "Dora", "seats": 3, "public": True})
+        assert opened.status_code == 201, opened.text
+        code = opened.json()["code"]
+    # The next read (every 4 s) brings it: a deadline, not a measure of speed.
+    row = page.locator(f"#open-table-list li[data-code='{code}']")
+    expect(row).to_contain_text("Dora", timeout=30_000)
