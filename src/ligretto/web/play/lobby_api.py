@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
 
 from ligretto.live.lobby import LANGUAGE_TAG, make_public
 from ligretto.store.hub import ChangeHub
@@ -142,7 +143,11 @@ async def lobby_events(request: Request) -> EventSourceResponse:
         async for text in stream.texts():
             yield ServerSentEvent(data=text, event="lobby", retry=RETRY_MS)
 
-    return event_stream(stream, events())
+    response = event_stream(stream, events())
+    # Closed however the response ends, even before its first event (the
+    # client's count of open streams must come down).
+    response.background = BackgroundTask(stream.close)
+    return response
 
 
 class PublicIn(BaseModel):
