@@ -1,6 +1,7 @@
 """Bots at your level in the browser (docs/online-play.md): a finished game
 against bots rates this browser's player, and /play then offers the bots
-matched to the rating and says so, in German, English and Norwegian."""
+matched to the rating and says so, in German, English and Norwegian; the
+start page's quick game seats the same bots."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play
 from ligretto.simulate.level_match import matched_bots
 from ligretto.tafel.ratings import Rating
+from ligretto.web.play.quick_games import quick_bots
 
 pytestmark = pytest.mark.browser
 
@@ -61,6 +63,26 @@ def test_play_offers_the_bots_matched_to_the_rating_and_says_so(
     seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
     matched = matched_bots(Rating(RATED["mu"], RATED["sigma"])).bots
     assert [(s["strategy"], s["level"]) for s in seats[1:]] == list(matched)
+
+
+def test_the_start_pages_quick_game_seats_the_bots_matched_to_the_rating(
+    server: PlayServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, touch=True)
+    keep_rating(page, server, RATED)
+    page.goto(f"{server.url}/?lang=en")
+    form = page.locator("form.quick-form")
+    # The rating goes along with the form (play/bot_match.js, as on /play).
+    expect(form.locator("[data-rating-mu]")).to_have_value(str(RATED["mu"]))
+    expect(form.locator("[data-rating-sigma]")).to_have_value(str(RATED["sigma"]))
+    form.locator("#quick-name").fill("Anna")
+    form.locator("button[type=submit]").first.tap()
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[1]
+    seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
+    matched = matched_bots(Rating(RATED["mu"], RATED["sigma"])).bots
+    assert [(s["strategy"], s["level"]) for s in seats[1:]] == list(matched)
+    assert list(matched) != quick_bots(None)  # not what a newcomer gets
 
 
 def test_a_newcomer_gets_the_medium_bots_and_no_claim(

@@ -1,12 +1,15 @@
 """Strangers at one table (issue 47): on a phone (360 px) one person opens a
 public table, another finds it under "Open tables" on /play and joins it
-with one tap, in each language; the table then leaves the list."""
+with one tap, in each language; the table then leaves the list. The list
+on an open /play page follows the lobby's stream: a table opened public
+elsewhere comes, and goes when made private, without a reload."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -62,3 +65,59 @@ def test_a_public_table_is_joined_from_the_list_with_one_tap(
     other = new_page(PHONE, touch=True)
     other.goto(f"{server.url}/play?lang={lang}")
     expect(other.locator(f"#open-table-list li[data-code='{code}']")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nb"])
+def test_the_open_list_follows_the_lobby_without_a_reload(
+    server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
+) -> None:
+    _join_word, heading = WORDS[lang]
+    page = new_page(PHONE, touch=True)
+    page.goto(f"{server.url}/play?lang={lang}")
+    expect(page.locator("#open-tables-title")).to_have_text(heading)
+    # The page follows the stream (it polls only when the stream fails).
+    expect(page.locator("#open-tables")).to_have_attribute("data-feed", "stream")
+    page.evaluate("window.__notReloaded = true")  # gone if the page loads again
+    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
+        opened = other.post(
+            "/api/tables", json={"name": "Cleo", "seats": 3, "public": True, "language": lang}
+        )
+        assert opened.status_code == 201, opened.text
+        table = opened.json()
+        row = page.locator(f"#open-table-list li[data-code='{table['code']}']")
+        expect(row).to_contain_text("Cleo")
+        row.scroll_into_view_if_needed()
+        shoot(page, f"open-tables-{lang}-live")
+        private = other.put(
+            f"/api/tables/{table['code']}/public",
+            json={"public": False},
+            headers={"Authorization": f"Bearer {table['host_token']}"},
+        )
+        assert private.status_code == 200
+        expect(row).to_have_count(0)
+    # Still the same page: nothing was loaded again.
+    assert page.evaluate("window.__notReloaded") is True
+
+
+def test_without_the_stream_the_list_is_read_every_few_seconds(
+    server: PlayServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, touch=True)
+    # A proxy that refuses the stream (or a client that holds too many).
+    page.route(
+        "**/api/lobby/events",
+        lambda route: route.fulfill(
+            status=429,
+            content_type="application/json",
+            body='{"detail": "too many", "code": "too_many_streams"}',
+        ),
+    )
+    page.goto(f"{server.url}/play?lang=en")
+    expect(page.locator("#open-tables")).to_have_attribute("data-feed", "poll")
+    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
+        opened = other.post("/api/tables", json={"name": "Dora", "seats": 3, "public": True})
+        assert opened.status_code == 201, opened.text
+        code = opened.json()["code"]
+    # The next read (every 4 s) brings it: a deadline, not a measure of speed.
+    row = page.locator(f"#open-table-list li[data-code='{code}']")
+    expect(row).to_contain_text("Dora", timeout=30_000)

@@ -1,6 +1,7 @@
 """The host removes a player in the browser (docs/online-play.md,
 "Removing a player"): before the start from the seat list, during the
-game from "Players"; the removed person's page goes back to /play and says why."""
+game from "Players"; the removed person's page goes back to /play and says
+why, and cannot sit down at the table again from that browser."""
 
 from __future__ import annotations
 
@@ -21,7 +22,16 @@ WORDS = {
     "de": ("Ben entfernen?", "Der Gastgeber hat dich vom Tisch entfernt."),
     "nb": ("Fjerne Ben?", "Verten har fjernet deg fra bordet."),
 }
-AWAY = {"en": "away", "de": "abwesend", "nb": "borte"}
+GONE = {
+    "en": "removed by the host – a bot plays",
+    "de": "vom Gastgeber entfernt – ein Bot spielt",
+    "nb": "fjernet av verten – en robot spiller",
+}
+KEPT_OUT = {
+    "en": "The host removed you from this table",
+    "de": "Der Gastgeber hat dich von diesem Tisch entfernt",
+    "nb": "Verten har fjernet deg fra dette bordet",
+}
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +71,16 @@ def test_in_the_lobby_the_host_removes_ben_and_his_seat_is_free(
     shoot(ben, f"remove-player-removed-{lang}")
     expect(host.locator("#seat-list")).not_to_contain_text("Ben")
     expect(host.locator("#seat-list .kind-empty")).to_have_count(1)
+    # Back to the table under another name, from the same browser: kept out.
+    code = host.url.split("/play/", 1)[1].split("?", 1)[0].split("#", 1)[0]
+    ben.goto(f"{server.url}/play/{code}?lang={lang}#n=Benny")
+    expect(ben.locator("#toast")).to_contain_text(KEPT_OUT[lang])
+    # Watching, and told so for as long as the page is open: no form to sit down.
+    expect(ben.locator("#connection")).to_contain_text(KEPT_OUT[lang])
+    expect(ben.locator("#join-form")).to_be_hidden()
+    shoot(ben, f"remove-player-kept-out-{lang}")
+    expect(host.locator("#seat-list")).not_to_contain_text("Benny")
+    expect(host.locator("#seat-list .kind-empty")).to_have_count(1)
 
 
 @pytest.mark.parametrize("lang", ["de", "en", "nb"])
@@ -85,6 +105,8 @@ def test_during_the_game_the_host_removes_ben_and_a_bot_plays_for_him(
     remove.tap()
     expect(ben).to_have_url(re.compile(r"/play\?removed=1$"))
     expect(ben.locator("#removed-note")).to_have_text(WORDS[lang][1])
-    # The seats are fixed once the game started: Ben's stays, played by a bot.
-    expect(players.locator(".seat-item")).to_contain_text(AWAY[lang])
+    # The seats are fixed once the game started: Ben's stays, played by a
+    # bot, and says he was removed (not "away" as if he were coming back).
+    expect(players.locator(".seat-item")).to_contain_text(GONE[lang])
+    shoot(host, f"remove-player-gone-{lang}")
     expect(players.locator(".seat-item")).to_contain_text("Ben")

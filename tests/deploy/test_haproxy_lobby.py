@@ -1,10 +1,13 @@
 """The lobby and quick match through two processes behind the shipped
 HAProxy on one PostgreSQL (issue 47): each process's public tables are
-listed by both, and two people who ask different processes for a match
-meet at one table, reached through the proxy by its code."""
+listed by both, a lobby stream on either process (or through the proxy)
+sees a table of the other come and go, and two people who ask different
+processes for a match meet at one table, reached through the proxy by
+its code."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +15,7 @@ import pytest
 
 from helpers.haproxy_stack import Stack, client, start_stack
 from helpers.live_client import Person
+from helpers.lobby_stream import codes, following
 
 # Several processes share one database only on PostgreSQL.
 pytestmark = [
@@ -50,6 +54,36 @@ def test_each_process_s_public_tables_are_listed_by_every_process(stack: Stack) 
     on_b = _open_public(stack.b.base, "Ben")
     for base in (stack.a.base, stack.b.base, stack.proxy.url):
         assert {on_a, on_b} <= _codes(base)
+
+
+def test_a_lobby_stream_on_either_process_sees_the_others_table_come_and_go(
+    stack: Stack,
+) -> None:
+    with contextlib.ExitStack() as streams:
+        on_b = streams.enter_context(
+            following(streams.enter_context(client(stack.b.base, timeout=30)))
+        )
+        through = streams.enter_context(
+            following(streams.enter_context(client(stack.proxy.url, timeout=30)))
+        )
+        for lists in (on_b, through):
+            lists.until(lambda _tables: True, "the list when the stream opens")
+        with client(stack.a.base) as a:
+            opened = a.post("/api/tables", json={"name": "Ella", "seats": 3, "public": True})
+            assert opened.status_code == 201, opened.text
+            table = opened.json()
+            code = table["code"]
+            for lists in (on_b, through):
+                came = lists.until(lambda t: code in codes(t), "process a's public table")
+                assert next(t for t in came if t["code"] == code)["players"] == ["Ella"]
+            private = a.put(
+                f"/api/tables/{code}/public",
+                json={"public": False},
+                headers={"Authorization": f"Bearer {table['host_token']}"},
+            )
+            assert private.status_code == 200, private.text
+        for lists in (on_b, through):
+            lists.until(lambda t: code not in codes(t), "the table made private on process a")
 
 
 def _ask(base: str, name: str) -> dict[str, Any]:

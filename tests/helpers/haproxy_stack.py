@@ -32,10 +32,14 @@ class Stack:
             process.stop()
 
 
-def client(base: str, source: str = "127.0.0.2", **kwargs: Any) -> httpx.Client:
+def client(
+    base: str, source: str = "127.0.0.2", timeout: float = 10, **kwargs: Any
+) -> httpx.Client:
     """An HTTP client whose requests come from the loopback address ``source``."""
     transport = httpx.HTTPTransport(local_address=source)
-    return httpx.Client(base_url=base, transport=transport, trust_env=False, timeout=10, **kwargs)
+    return httpx.Client(
+        base_url=base, transport=transport, trust_env=False, timeout=timeout, **kwargs
+    )
 
 
 def start_stack(

@@ -18,6 +18,7 @@ from helpers.live_wire import (
     started_two_player_table,
     table_until,
 )
+from ligretto.live import departures
 from ligretto.live.connection import CLOSE_REMOVED, Connection
 from ligretto.live.protocol import Reason
 from ligretto.live.seating import Seating, SeatingError
@@ -97,12 +98,12 @@ def test_removing_changes_nothing_when_refused() -> None:
     before = repr(seating)
     for index in (0, 2, 9):
         try:
-            seating.remove_person(index, lobby=True)
+            departures.remove_person(seating, index, lobby=True)
         except SeatingError as exc:
             assert exc.code is Reason.NO_SUCH_SEAT
         else:  # pragma: no cover
             raise AssertionError(f"seat {index} holds no one to remove")
     assert repr(seating) == before
-    seat, displaced = seating.remove_person(1, lobby=False)
+    seat, displaced = departures.remove_person(seating, 1, lobby=False)
     assert displaced == [ben] and ben.seat is None and ben.taken_over
     assert seat.kind == "human" and seat.name == "Ben" and seat.away

@@ -29,6 +29,8 @@ CLOSE_POLICY = 1008
 CLOSE_REVOKED = 4403
 #: The host removed the person this connection played for (``removed``).
 CLOSE_REMOVED = 4409
+#: The person this connection played for left the table (``left``).
+CLOSE_LEFT = 4408
 #: No table has this code (the page stops reconnecting).
 CLOSE_NO_TABLE = 4404
 #: Try again later: another process serves the table, or this one is full.

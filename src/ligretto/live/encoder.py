@@ -18,6 +18,7 @@ from ligretto.live.connection import Connection
 from ligretto.live.phase import Phase
 from ligretto.live.protocol import (
     Countdown,
+    HostNow,
     Pong,
     Race,
     Races,
@@ -32,6 +33,7 @@ from ligretto.live.protocol import (
     TableUpdate,
     TakenOver,
     Welcome,
+    YouLeft,
     wire_action,
 )
 from ligretto.live.seating import Seating
@@ -77,6 +79,7 @@ def table_info(state: TableState, tafel_url: str | None) -> TableInfo:
                 kind=s.kind,
                 connected=bool(s.conns) or s.kind == "bot",
                 away=s.away,
+                gone=s.gone,
                 strategy=s.strategy,
                 level=s.level,
             )
@@ -155,6 +158,14 @@ def taken_over(seat: int) -> str:
 
 def removed(seat: int) -> str:
     return Removed(seat=seat, reason="the host removed you from this table").model_dump_json()
+
+
+def left(seat: int) -> str:
+    return YouLeft(seat=seat, reason="you left the table").model_dump_json()
+
+
+def host_now(host_token: str) -> str:
+    return HostNow(host_token=host_token).model_dump_json()
 
 
 def revoked(seat: int) -> str:

@@ -9,7 +9,9 @@ started, the host made it private) to the database's listings
 lease runs out; routes that change a table call :meth:`LobbyKeeper.sync`
 so that the lobby hears of it at once.  Without a database (tests, a
 server with ``keep_tables`` off and no engine) the listings stay in this
-process.
+process.  A sync that changed what the lobby shows calls the keeper's
+``listeners`` (this process's lobby stream); the store announces it to
+the other processes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from ligretto.live.phase import Phase
@@ -95,6 +98,8 @@ class LobbyKeeper:
         self._renewed_at = 0.0
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        #: Called after a sync that changed what the lobby shows.
+        self.listeners: list[Callable[[], None]] = []
 
     def start(self) -> None:
         if self._task is None:
@@ -132,16 +137,13 @@ class LobbyKeeper:
             gone = [code for code in self._listed if code not in current]
             # Renew everything a third of the lease before it runs out.
             renew = self.store is not None and now - self._renewed_at >= self.store.lease / 3
-            changed = [
-                listing
-                for code, listing in current.items()
-                if renew or self._listed.get(code) != listing
-            ]
+            new = {code for code, listing in current.items() if self._listed.get(code) != listing}
+            changed = [listing for code, listing in current.items() if renew or code in new]
             if self.store is not None:
                 if gone:
                     await asyncio.to_thread(self.store.withdraw, gone)
                 if changed:
-                    await asyncio.to_thread(self.store.publish, changed)
+                    await asyncio.to_thread(self.store.publish, changed, announce=bool(new))
                 if renew:
                     self._renewed_at = now
                     # Listings of processes that died go (any process may).
@@ -151,6 +153,9 @@ class LobbyKeeper:
             for code in current:
                 self._since.setdefault(code, datetime.now(UTC))
             self._listed = current
+        if gone or new:
+            for listener in self.listeners:
+                listener()
 
     async def listed(self) -> tuple[list[Listed], datetime]:
         """The lobby as every process sees it, and the time its waits count to."""

@@ -26,7 +26,7 @@ from typing import Any
 from ligretto.live.phase import Phase
 from ligretto.live.replays import MAX_RACES, race_record
 from ligretto.live.scoring.keeper import EndCondition, GroupLink
-from ligretto.live.seating import Seat, Seating
+from ligretto.live.seating import Gone, Seat, Seating
 from ligretto.live.state import GameState, TableRound, TableState, check_seats
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -60,6 +60,7 @@ def table_state(state: TableState) -> dict[str, Any]:
         "end": state.end.to_dict(),
         "phase": str(state.phase),
         "host_hash": state.seating.host_hash,
+        "barred": sorted(state.seating.barred),
         "seats": [_seat_state(seat) for seat in state.seating],
         "round_no": game.round_no,
         "seq": state.seq,
@@ -94,6 +95,8 @@ def _seat_state(seat: Seat) -> dict[str, Any]:
         "level": seat.level,
         "away": seat.away,
         "hosts": seat.hosts,
+        "gone": seat.gone,
+        "devices": sorted(seat.devices),
     }
 
 
@@ -121,11 +124,14 @@ def restore_state(stored: StoredTable, *, bot_pace: float = 1.0) -> TableState:
             last_round_over=data["last_round_over"],
         )
         _restore_game_races(game, data.get("game_races"), len(seats))
+        seating = Seating.restored(seats, str(data["host_hash"]))
+        # Tables stored before removed people were kept out keep nobody out.
+        seating.barred = {str(h) for h in data.get("barred", ())}
         state = TableState(
             stored.code,
             options,
             EndCondition(**data["end"]),
-            Seating.restored(seats, str(data["host_hash"])),
+            seating,
             group=_group(data.get("group")),
             tags={str(t) for t in data.get("tags", ())},
             # A practice table's slower bot stays slow.
@@ -220,4 +226,15 @@ def _seat(index: int, data: dict[str, Any]) -> Seat:
         level=data["level"],
         away=bool(data["away"]),
         hosts=bool(data["hosts"]),
+        gone=_gone(data.get("gone")),
+        devices={str(h) for h in data.get("devices", ())},
     )
+
+
+def _gone(data: Any) -> Gone | None:
+    """Why a seat's person is gone for good (tables stored before: ``None``)."""
+    if data == "left":
+        return "left"
+    if data == "removed":
+        return "removed"
+    return None

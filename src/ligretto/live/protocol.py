@@ -94,6 +94,10 @@ class Reason(StrEnum):
     NOT_STUCK = "not_stuck"
     TABLE_CLOSED = "table_closed"
     TRY_AGAIN = "try_again"
+    #: The host removed this person (this browser) from the table: no seat again.
+    REMOVED = "removed"
+    #: The host cannot leave while no other person at the table can take the host role.
+    HOST_ALONE = "host_alone"
 
 
 class _Message(BaseModel):
@@ -130,6 +134,9 @@ class Join(_Message):
     name: Name | None = None
     token: Token | None = None
     host_token: Token | None = None
+    #: The page's own random id for this table (kept in the browser): a
+    #: person the host removed does not sit down here again from it.
+    device: Token | None = None
 
 
 class Move(_Message):
@@ -189,6 +196,19 @@ class RemovePlayer(_Message):
     seat: SeatNumber
 
 
+class Leave(_Message):
+    """A seated person leaves the table for good, any phase.
+
+    Answered like a removal (``left``, the socket closed): before the
+    start the seat becomes free; once the game has started a stand-in bot
+    plays it to the end.  A host who leaves passes the host role to the
+    next person present (``host``); with nobody to take it the host cannot
+    leave (``host_alone``).
+    """
+
+    type: Literal["leave"]
+
+
 class Start(_Message):
     """Host only: start the game, or the next round after a round ended."""
 
@@ -219,7 +239,17 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Move | AddBot | RemoveBot | RevokeSeat | RemovePlayer | Start | PlayAgain | Stuck | Ping,
+    Join
+    | Move
+    | AddBot
+    | RemoveBot
+    | RevokeSeat
+    | RemovePlayer
+    | Leave
+    | Start
+    | PlayAgain
+    | Stuck
+    | Ping,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -269,6 +299,9 @@ class SeatInfo(BaseModel):
     # A person who stayed away too long is played by a bot until they
     # come back (the table must not stall).
     away: bool = False
+    # Gone for good during the game, and a bot plays to the end: the
+    # person left the table, or the host removed them.
+    gone: Literal["left", "removed"] | None = None
     strategy: str | None = None
     level: str | None = None
 
@@ -562,6 +595,24 @@ class Removed(_Message):
     reason: str
 
 
+class YouLeft(_Message):
+    """You left the table (``leave``): this connection holds nothing any more
+    and is closed (4408) after this message; the page goes back to /play."""
+
+    type: Literal["left"] = "left"
+    seat: int
+    reason: str
+
+
+class HostNow(_Message):
+    """The host left and you host the table now: ``host_token`` is the new
+    host token (the old one stopped working); keep it like the one a host
+    gets in ``welcome``."""
+
+    type: Literal["host"] = "host"
+    host_token: str
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     t: float | None
@@ -580,5 +631,7 @@ ServerMessage = (
     | TakenOver
     | Revoked
     | Removed
+    | YouLeft
+    | HostNow
     | Pong
 )

@@ -1,7 +1,8 @@
 """Who comes and goes at an online table: joins, leaves, stand-ins, the host's seat commands.
 
 The seating (:mod:`~ligretto.live.seating`) knows chairs, names, tokens
-and connections; this module decides whether a seat command is allowed
+and connections, and :mod:`~ligretto.live.departures` how a person leaves
+for good; this module decides whether a seat command is allowed
 *now* (only the host, only in the lobby), answers it, and keeps the table
 going when people come and go: a person away too long is played by a
 stand-in, and a table nobody is connected to pauses its bots and its stall
@@ -10,12 +11,20 @@ guard (R4).
 
 from __future__ import annotations
 
-from ligretto.live import encoder
+from ligretto.live import departures, encoder
 from ligretto.live.actor import TableActor
-from ligretto.live.connection import CLOSE_REMOVED, CLOSE_REVOKED, Connection
+from ligretto.live.connection import CLOSE_LEFT, CLOSE_REMOVED, CLOSE_REVOKED, Connection
 from ligretto.live.lifecycle import away_timer, count_down, countdown_message
 from ligretto.live.phase import Phase
-from ligretto.live.protocol import AddBot, Join, Reason, RemoveBot, RemovePlayer, RevokeSeat
+from ligretto.live.protocol import (
+    AddBot,
+    Join,
+    Leave,
+    Reason,
+    RemoveBot,
+    RemovePlayer,
+    RevokeSeat,
+)
 from ligretto.live.seating import SeatingError
 
 
@@ -28,13 +37,15 @@ def join(table: TableActor, conn: Connection, message: Join) -> None:
     token: str | None = None
     try:
         if message.token is not None or message.host_token is not None:
-            claimed, token, displaced = state.seating.claim(conn, message.token, message.host_token)
+            claimed, token, displaced = state.seating.claim(
+                conn, message.token, message.host_token, message.device
+            )
             if claimed is not None:
                 for old in displaced:
                     old.send(encoder.taken_over(claimed.index))
         elif message.name is not None:
             _seat, token = state.seating.sit_down(
-                conn, message.name, lobby=state.phase == Phase.LOBBY
+                conn, message.name, lobby=state.phase == Phase.LOBBY, device=message.device
             )
         if conn.seat is None:
             state.seating.watch(conn)
@@ -148,17 +159,48 @@ def revoke_seat(table: TableActor, conn: Connection, message: RevokeSeat) -> Non
 
 def remove_player(table: TableActor, conn: Connection, message: RemovePlayer) -> None:
     """The host removes a person (any phase): told, disconnected; the seat
-    freed before the start, else played by a stand-in from now on."""
+    freed before the start, else played by a stand-in from now on; their
+    devices do not sit down here again."""
     if not table.host_only(conn):
         return
     lobby = table.state.phase == Phase.LOBBY
     try:
-        seat, displaced = table.state.seating.remove_person(message.seat, lobby=lobby)
+        seat, displaced = departures.remove_person(table.state.seating, message.seat, lobby=lobby)
     except SeatingError as exc:
         table.refuse(conn, exc.code, exc.reason)
         return
     for old in displaced:
         old.send(encoder.removed(seat.index))
         old.close(CLOSE_REMOVED)
+    table.broadcast_table()
+    table.plan_bots()
+
+
+def leave(table: TableActor, conn: Connection, _message: Leave) -> None:
+    """A person leaves the table (any phase): told, disconnected; the seat
+    freed before the start, else played by a stand-in to the end.  A host
+    passes the host role to the next person present, or cannot leave."""
+    state = table.state
+    if conn.seat is None:
+        table.refuse(conn, Reason.NOT_SEATED, "only a person with a seat can leave it")
+        return
+    seating = state.seating
+    heir = departures.heir(seating, seating[conn.seat]) if conn.host else None
+    if conn.host and heir is None:
+        table.refuse(
+            conn,
+            Reason.HOST_ALONE,
+            "nobody else at the table can take the host role; close the page instead",
+        )
+        return
+    was_host = conn.host
+    seat, displaced = departures.leave(seating, conn.seat, lobby=state.phase == Phase.LOBBY)
+    for old in displaced:
+        old.send(encoder.left(seat.index))
+        old.close(CLOSE_LEFT)
+    if was_host:
+        token = departures.pass_host(seating, heir)
+        for new in heir.conns if heir is not None else ():
+            new.send(encoder.host_now(token))
     table.broadcast_table()
     table.plan_bots()

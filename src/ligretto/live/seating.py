@@ -21,11 +21,17 @@ from ligretto.store.tokens import TABLE_TOKEN_BYTES, hash_token, new_token, toke
 from ligretto.tafel.limits import MAX_NAME_LENGTH
 from ligretto.tafel.names import InvalidNameError, clean_name, name_key
 
+#: Why a person's seat is played by a bot to the end (live.departures).
+Gone = Literal["left", "removed"]
+
 # "Bot 3 (watchful)", as a bot is named when it sits down (put_bot).
 _BOT_NAME = re.compile(r"^(Bot \d+) \([a-z-]+\)$")
 
 # Each watcher costs a message per move; a table is not a broadcast studio.
 MAX_WATCHERS = 100
+# The devices kept per seat, and the devices a table keeps out (removed).
+MAX_DEVICES = 4
+MAX_BARRED = 200
 
 
 class SeatingError(Exception):
@@ -62,6 +68,17 @@ class Seat:
     # The host sat down here when the table opened: the host token also
     # claims this seat, and the host's chair is never emptied.
     hosts: bool = False
+    # The person left the table for good during the game, or the host
+    # removed them: a stand-in plays the seat to the end (live.departures).
+    gone: Gone | None = None
+    # Hashes of the devices (the page's own id for this table) the seat
+    # was taken from: a person removed does not sit down again from them.
+    devices: set[str] = field(default_factory=set)
+
+    def seen_on(self, device: str | None) -> None:
+        """The seat was taken from ``device`` (a few are kept)."""
+        if device is not None and len(self.devices) < MAX_DEVICES:
+            self.devices.add(hash_token(device))
 
     @property
     def bot_plays(self) -> bool:
@@ -123,6 +140,9 @@ class Seating:
         self.host_token = host_token
         self.host_hash = host_hash if host_hash is not None else hash_token(host_token or "")
         self.watchers: set[Connection] = set()
+        # The hashes of the devices of people the host removed: they do not
+        # sit down at this table again (live.departures).
+        self.barred: set[str] = set()
 
     @classmethod
     def restored(cls, seats: list[Seat], host_hash: str) -> Seating:
@@ -172,7 +192,11 @@ class Seating:
         return next((s for s in self.seats if s.hosts), None)
 
     def claim(
-        self, conn: Connection, token: str | None, host_token: str | None = None
+        self,
+        conn: Connection,
+        token: str | None,
+        host_token: str | None = None,
+        device: str | None = None,
     ) -> tuple[Seat | None, str | None, list[Connection]]:
         """Join with tokens: the host role and/or a seat.
 
@@ -210,6 +234,7 @@ class Seating:
         fresh, displaced = self.take_over(seat)
         conn.seat = seat.index
         seat.conns.add(conn)
+        seat.seen_on(device)
         seat.presence += 1
         if seat.away:
             seat.come_back()
@@ -226,7 +251,7 @@ class Seating:
         used (and any copy of it) no longer takes the seat.  Returns the
         new token and the displaced connections.
         """
-        return self._displace(seat)
+        return self.displace(seat)
 
     def revoke(self, index: int) -> tuple[Seat, list[Connection]]:
         """The host withdraws a person's seat link: a new token nobody holds.
@@ -239,32 +264,11 @@ class Seating:
         seat = self.seats[index] if index < len(self.seats) else None
         if seat is None or seat.kind != "human":
             raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
-        return seat, self._displace(seat)[1]
+        return seat, self.displace(seat)[1]
 
-    def remove_person(self, index: int, *, lobby: bool) -> tuple[Seat, list[Connection]]:
-        """The host removes the person in chair ``index``; returns the seat
-        and the connections that played it (they hold nothing any more).
-
-        Before the start the chair is emptied for someone else, as when a
-        person leaves (``remove``).  Once the game has started the seats are
-        fixed — the Tafel game holds the name (T1) — so the seat stays and a
-        stand-in plays it from now on, as for a person who stayed away; its
-        token is renewed and told to nobody, so nobody takes it back.  The
-        host's own chair is never removed.
-        """
-        seat = self.seats[index] if index < len(self.seats) else None
-        if seat is None or seat.kind != "human":
-            raise SeatingError(Reason.NO_SUCH_SEAT, "no person sits there")
-        if seat.hosts:
-            raise SeatingError(Reason.NO_SUCH_SEAT, "the host's own seat is not removed")
-        displaced = self._displace(seat)[1]
-        if lobby:
-            self.seats[index] = Seat(index, generation=seat.generation + 1)
-        elif not seat.away:
-            seat.go_away()
-        return seat, displaced
-
-    def _displace(self, seat: Seat) -> tuple[str, list[Connection]]:
+    def displace(self, seat: Seat) -> tuple[str, list[Connection]]:
+        """A fresh token for ``seat``; the connections that held it hold
+        nothing any more (returned with it)."""
         fresh = seat.issue_token()
         displaced = list(seat.conns)
         for old in displaced:
@@ -274,12 +278,16 @@ class Seating:
             old.taken_over = True
         return fresh, displaced
 
-    def sit_down(self, conn: Connection, name: str, *, lobby: bool) -> tuple[Seat, str]:
+    def sit_down(
+        self, conn: Connection, name: str, *, lobby: bool, device: str | None = None
+    ) -> tuple[Seat, str]:
         """A person takes the first free chair under ``name`` (before the
-        start); returns the seat and its token."""
+        start), from ``device``; returns the seat and its token."""
         name = seat_name(name)
         if not lobby:
             raise SeatingError(Reason.ALREADY_STARTED, "the game has started; watch instead")
+        if device is not None and hash_token(device) in self.barred:
+            raise SeatingError(Reason.REMOVED, "the host removed you from this table")
         key = name_key(name)
         if any(s.name is not None and name_key(s.name) == key for s in self.seats):
             raise SeatingError(Reason.NAME_TAKEN, f"someone at this table is called {name}")
@@ -287,6 +295,7 @@ class Seating:
         if free is None:
             raise SeatingError(Reason.TABLE_FULL, "every seat is taken; watch instead")
         free.kind, free.name = "human", name
+        free.seen_on(device)
         token = free.issue_token()
         free.conns.add(conn)
         conn.seat = free.index

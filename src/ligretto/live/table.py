@@ -52,6 +52,7 @@ from ligretto.live.protocol import (
     AddBot,
     ClientMessage,
     Join,
+    Leave,
     Move,
     Ping,
     PlayAgain,
@@ -339,6 +340,8 @@ class Table(TableQueries):
             seat_commands.revoke_seat(self, conn, message)
         elif isinstance(message, RemovePlayer):
             seat_commands.remove_player(self, conn, message)
+        elif isinstance(message, Leave):
+            seat_commands.leave(self, conn, message)
         elif isinstance(message, Start):
             lifecycle.start(self, conn)
         elif isinstance(message, PlayAgain):

@@ -2,7 +2,10 @@
 
 A public table is listed by the process that serves it, one row per
 table (:class:`~ligretto.store.models.LobbyListingRow`), and read by
-every process (``GET /api/lobby`` behind any of them).  Like a table's
+every process (``GET /api/lobby`` behind any of them).  A write that
+changes what the lobby shows announces it (:data:`~ligretto.store.notify.LOBBY`,
+PostgreSQL ``NOTIFY`` on commit), so every process's lobby stream hears of
+it (``GET /api/lobby/events``).  Like a table's
 lease (:mod:`ligretto.store.live_tables`) a listing holds until
 ``listed_until``; its process renews it every few seconds, so the tables
 of a process that died leave the lobby by themselves once it runs out.
@@ -19,6 +22,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from ligretto.store import notify
 from ligretto.store.database import busy_guard
 from ligretto.store.leases import LeasedStore
 from ligretto.store.models import LobbyListingRow
@@ -71,9 +75,11 @@ def _listing(text: str) -> Listing | None:
 class LobbyStore(LeasedStore):
     """The listings of every server process that uses this database."""
 
-    def publish(self, listings: Sequence[Listing]) -> None:
+    def publish(self, listings: Sequence[Listing], *, announce: bool = True) -> None:
         """List (or list again, renewing the lease) these tables as this
-        process's; a table listed before keeps its ``opened_at``."""
+        process's; a table listed before keeps its ``opened_at``.  With
+        ``announce`` (a listing changed, not only renewed) every process
+        hears of it once this commits."""
         if not listings:
             return
         now = self._now()
@@ -109,6 +115,8 @@ class LobbyStore(LeasedStore):
                     for item in listings
                 ],
             )
+            if announce:
+                notify.announce(conn, notify.LOBBY, notify.lobby_version())
 
     def withdraw(self, codes: Iterable[str]) -> None:
         """These tables leave the lobby (full, started, closed or private);
@@ -122,6 +130,7 @@ class LobbyStore(LeasedStore):
                     LobbyListingRow.code.in_(wanted), LobbyListingRow.owner == self.owner
                 )
             )
+            notify.announce(conn, notify.LOBBY, notify.lobby_version())
 
     def listed(self, limit: int = MAX_LISTED) -> list[Listed]:
         """The tables listed now (their lease holds), the longest waiting first."""

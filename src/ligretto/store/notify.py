@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 import psycopg
@@ -31,6 +32,12 @@ from ligretto.store.models import GameRow
 CHANNEL = "ligretto_changes"
 """The PostgreSQL notification channel of committed Tafel changes."""
 
+LOBBY = "~lobby"
+"""The hub's key for the lobby's listings (no game id holds a ``~``): a
+process that listed, changed or withdrew a public table announces it under
+this key (:mod:`ligretto.store.lobby`), and every process's lobby stream
+reads the listings again."""
+
 log = logging.getLogger(__name__)
 
 
@@ -42,6 +49,16 @@ def announce(conn: Connection, game_id: str, version: int) -> None:
     if conn.dialect.name != "postgresql":
         return
     conn.exec_driver_sql("SELECT pg_notify(%(channel)s, %(payload)s)", _payload(game_id, version))
+
+
+def lobby_version() -> int:
+    """A version for a change of the lobby: the writer's clock in microseconds.
+
+    Processes count no common version of the lobby; their clocks agree well
+    enough that a later change carries a larger number (a process whose
+    clock runs behind is heard late, at the readers' next look).
+    """
+    return time.time_ns() // 1000
 
 
 def _payload(game_id: str, version: int) -> dict[str, str]:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Protocol, Self
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -44,8 +45,19 @@ async def watch(hub: ChangeHub, service: TafelService, game_id: str) -> tuple[Su
     return subscription, current
 
 
+class Closing(Protocol):
+    """What a stream's events come from: a hub's :class:`Subscription`, or
+    the lobby's stream (:mod:`ligretto.web.play.lobby_feed`)."""
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *_exc: object) -> None: ...
+
+
 def event_stream(
-    subscription: Subscription, events: AsyncGenerator[ServerSentEvent | bytes, None]
+    subscription: Closing, events: AsyncGenerator[ServerSentEvent | bytes, None]
 ) -> EventSourceResponse:
     """The response sending ``events``, which end when ``subscription`` does.
 

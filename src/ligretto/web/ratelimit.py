@@ -76,9 +76,11 @@ RULES: Sequence[RateRule] = (
     # Looking up a table by its code, or connecting to it: invite codes
     # must not be guessable by trying them quickly. A table's kept rounds
     # and their replays answer differently for a code in use too.
-    # The lobby: its list (pages poll it every few seconds) and the
+    # The lobby: its list (read, or followed as a stream by /play) and the
     # quick match; a public listing names codes, so it is counted too.
-    RateRule("lobby", frozenset({"GET", "HEAD", "POST"}), re.compile(r"/api/lobby(?:/match)?/?")),
+    RateRule(
+        "lobby", frozenset({"GET", "HEAD", "POST"}), re.compile(r"/api/lobby(?:/match|/events)?/?")
+    ),
     RateRule(
         "table_lookup",
         frozenset({"GET", "POST", "PUT", "WEBSOCKET"}),

@@ -1,8 +1,10 @@
 """The lobby against a real server: public tables listed, and leaving the
-list when full, started or private (docs/online-play.md, "The lobby")."""
+list when full, started or private, read and followed as a stream
+(docs/online-play.md, "The lobby")."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -12,7 +14,9 @@ import pytest
 
 from helpers.browser import PlayServer, serving
 from helpers.live_client import Person
+from helpers.lobby_stream import LobbyLists, codes, following
 from ligretto.live.settings import TableSettings
+from ligretto.web.play.lobby_feed import MAX_STREAMS_PER_CLIENT
 
 # Bots stay still: a started table must not end before the test looks.
 STILL = TableSettings(countdown=0.5, between_rounds=30.0, away_after=60.0, bot_pace=80.0)
@@ -145,6 +149,80 @@ def test_refused_input_opens_nothing(http: httpx.Client) -> None:
 def test_the_lobby_and_its_routes_are_in_the_api_description(http: httpx.Client) -> None:
     paths = http.get("/openapi.json").json()["paths"]
     assert "get" in paths["/api/lobby"]
+    assert "text/event-stream" in paths["/api/lobby/events"]["get"]["responses"]["200"]["content"]
     assert "put" in paths["/api/tables/{code}/public"]
     created = paths["/api/tables"]["post"]["requestBody"]["content"]["application/json"]
     assert created["schema"]["$ref"].endswith("/CreateTable")
+
+
+def test_a_stream_sees_a_table_come_when_opened_public_and_go_when_made_private(
+    http: httpx.Client,
+) -> None:
+    with (
+        httpx.Client(base_url=str(http.base_url), timeout=20, trust_env=False) as watcher,
+        following(watcher) as lists,
+    ):
+        first = lists.until(lambda _tables: True, "the list when the stream opens")
+        assert codes(first) == set(lobby_codes(http))
+        table = open_table(http, seats=4, public=True, language="de")
+        came = lists.until(lambda t: table["code"] in codes(t), "the public table")
+        # The same shape as GET /api/lobby, and never a token.
+        entry = next(t for t in came if t["code"] == table["code"])
+        assert entry["players"] == ["Anna"] and entry["language"] == "de"
+        assert set(entry) == {
+                "code", "seats", "free_seats", "players", "bots", "language", "rules",
+                "waiting_seconds",
+            }  # fmt: skip
+        assert "token" not in repr(came)
+        private = open_table(http, seats=4)  # never in the stream
+        mine = {"Authorization": f"Bearer {table['host_token']}"}
+        put = http.put(f"/api/tables/{table['code']}/public", json={"public": False}, headers=mine)
+        assert put.status_code == 200
+        gone = lists.until(lambda t: table["code"] not in codes(t), "the table made private")
+        assert private["code"] not in codes(gone)
+
+
+def test_a_stream_sees_a_table_go_when_full_and_come_back_when_a_seat_is_freed(
+    http: httpx.Client, server: PlayServer
+) -> None:
+    table = open_table(http, seats=2, public=True)
+    code = table["code"]
+    ws = f"{server.url.replace('http', 'ws', 1)}/play/{code}/ws"
+    with (
+        httpx.Client(base_url=server.url, timeout=20, trust_env=False) as watcher,
+        following(watcher) as lists,
+    ):
+        lists.until(lambda t: code in codes(t), "the public table")
+        anna, ben = Person(ws, "Anna"), Person(ws, "Ben")
+        try:
+            assert anna.join(host_token=table["host_token"])["type"] == "welcome"
+            welcome = ben.join(name="Ben")
+            assert welcome["type"] == "welcome" and welcome["seat"] == 1
+            lists.until(lambda t: code not in codes(t), "the full table")
+            anna.send("remove_player", seat=1)  # a seat free again
+            back = lists.until(lambda t: code in codes(t), "the table with a free seat")
+            assert next(t for t in back if t["code"] == code)["free_seats"] == 1
+        finally:
+            anna.close()
+            ben.close()
+
+
+def test_one_client_holds_a_bounded_number_of_lobby_streams(server: PlayServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as many:
+        with contextlib.ExitStack() as open_streams:
+            for _ in range(MAX_STREAMS_PER_CLIENT):
+                open_streams.enter_context(following(many))
+            refused = many.get("/api/lobby/events")
+            assert refused.status_code == 429
+            assert refused.json()["code"] == "too_many_streams"
+            assert refused.headers["retry-after"]
+        # Closed again, they make room (once the server has heard them close).
+        deadline = time.monotonic() + 30
+        while True:
+            with many.stream("GET", "/api/lobby/events") as again:
+                if again.status_code == 200:
+                    LobbyLists(again).until(lambda _tables: True, "a stream opened again")
+                    break
+                assert again.status_code == 429
+            assert time.monotonic() < deadline, "the closed streams made no room"
+            time.sleep(0.05)  # between polls only; the assertion is the deadline's

@@ -16,6 +16,7 @@ from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
 from ligretto.store.lobby import LobbyStore
 from ligretto.store.round_replays import Retention
 from ligretto.web.errors import ApiError
+from ligretto.web.play.lobby_feed import LobbyFeed
 from ligretto.web.routing_headers import opened_table
 
 
@@ -60,6 +61,9 @@ def start_tables(
 
 async def stop_tables(app: FastAPI) -> None:
     """Stop every table task (in the lifespan, at shutdown)."""
+    feed: LobbyFeed | None = getattr(app.state, "lobby_feed", None)
+    if feed is not None:
+        await feed.close()  # every lobby stream ends
     keeper: LobbyKeeper | None = getattr(app.state, "lobby", None)
     if keeper is not None:
         await keeper.stop()  # this process's tables leave the lobby

@@ -1,21 +1,30 @@
-"""``/api/lobby``: the open public tables of every process; a host makes a table private again.
+"""``/api/lobby``: every process's open public tables, read or streamed; a host makes one private.
 
 What the lobby shows of a table is its :class:`~ligretto.store.lobby.Listing`:
 code, seats, names and rules, never a token; a private table is never in it
-(docs/protocol.md, "The lobby").
+(docs/protocol.md, "The lobby").  ``/api/lobby/events`` sends the same list
+whenever it changes (:mod:`ligretto.web.play.lobby_feed`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import AsyncGenerator
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.background import BackgroundTask
 
 from ligretto.live.lobby import LANGUAGE_TAG, make_public
+from ligretto.store.hub import ChangeHub
 from ligretto.store.lobby import Listed
 from ligretto.web.errors import ApiError, ErrorOut
+from ligretto.web.game_events import event_stream
 from ligretto.web.play.app_tables import find_table, lobby_of
+from ligretto.web.play.lobby_feed import LobbyFeed, TooManyStreamsError
+from ligretto.web.ratelimit import request_client
 from ligretto.web.rendering import request_language
 
 router = APIRouter(tags=["online play"])
@@ -66,10 +75,17 @@ def _table(entry: Listed, waited: float) -> LobbyTable:
     )
 
 
+def _tables(listed: list[Listed], now: datetime) -> list[LobbyTable]:
+    return [_table(entry, (now - entry.opened_at).total_seconds()) for entry in listed]
+
+
 async def lobby_tables(app: object) -> list[LobbyTable]:
     """The lobby's tables, the longest waiting first (the /play page's list too)."""
-    listed, now = await lobby_of(app).listed()
-    return [_table(entry, (now - entry.opened_at).total_seconds()) for entry in listed]
+    return _tables(*await lobby_of(app).listed())
+
+
+def _lobby_json(listed: list[Listed], now: datetime) -> str:
+    return LobbyOut(tables=_tables(listed, now)).model_dump_json()
 
 
 @router.get("/api/lobby")
@@ -77,6 +93,61 @@ async def get_lobby(request: Request) -> LobbyOut:
     """The open public tables of every server process: those whose host made
     them public, in their lobby with a free seat, the longest waiting first."""
     return LobbyOut(tables=await lobby_tables(request.app))
+
+
+#: How long the page waits before it reconnects a stream that broke (ms).
+RETRY_MS = 5000
+
+
+def lobby_feed(app: object) -> LobbyFeed:
+    """The process's lobby streams (made with the first one)."""
+    state: Any = getattr(app, "state", None)
+    feed: LobbyFeed | None = getattr(state, "lobby_feed", None)
+    if feed is None:
+        hub: ChangeHub = getattr(state, "hub", None) or ChangeHub()
+        feed = LobbyFeed(lobby_of(app), hub, _lobby_json)
+        state.lobby_feed = feed
+    return feed
+
+
+@router.get(
+    "/api/lobby/events",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "description": "`event: lobby` with the body of `GET /api/lobby` now and after "
+            "every change",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        429: {"model": ErrorOut, "description": "this client holds as many streams as it may"},
+    },
+)
+async def lobby_events(request: Request) -> EventSourceResponse:
+    """The open public tables as server-sent events: ``event: lobby`` with
+    ``{"tables": [...]}``, the body of ``GET /api/lobby``, when the stream
+    opens and whenever the list changes (a table opened, full, started,
+    private or closed, on any process)."""
+    client = request_client(request.scope, request.app.state.settings.rate_limit_settings())
+    try:
+        stream = lobby_feed(request.app).open(client)
+    except TooManyStreamsError:
+        raise ApiError(
+            429,
+            TooManyStreamsError.code,
+            "this address follows the lobby in as many streams as it may;"
+            " close one, or read GET /api/lobby",
+            headers={"Retry-After": "30"},
+        ) from None
+
+    async def events() -> AsyncGenerator[ServerSentEvent | bytes, None]:
+        async for text in stream.texts():
+            yield ServerSentEvent(data=text, event="lobby", retry=RETRY_MS)
+
+    response = event_stream(stream, events())
+    # Closed however the response ends, even before its first event (the
+    # client's count of open streams must come down).
+    response.background = BackgroundTask(stream.close)
+    return response
 
 
 class PublicIn(BaseModel):

@@ -158,7 +158,7 @@ def new_page(
     status: int = 200,
     unknown: list[tuple[int, str, str]] | None = None,
     open_tables: list[LobbyTable] | None = None,
-    removed: bool = False,
+    farewell: str | None = None,
 ) -> HTMLResponse:
     return render(
         request,
@@ -176,8 +176,9 @@ def new_page(
             "open_tables": open_tables or [],
             # How long a quick match waits for people before bots fill it.
             "match_wait": round(registry_of(request.app).settings.match_wait),
-            # Back from a table whose host removed this person (table.js).
-            "removed": removed,
+            # Back from a table this person left, or whose host removed
+            # them (table.js): "left", "removed" or None.
+            "farewell": farewell,
         },
         status_code=status,
         path="/play",
@@ -186,9 +187,10 @@ def new_page(
 
 @router.get("/play", response_class=HTMLResponse)
 async def new_table_page(request: Request) -> HTMLResponse:
-    removed = request.query_params.get("removed") == "1"
+    query = request.query_params
+    farewell = next((word for word in ("removed", "left") if query.get(word) == "1"), None)
     tables = await lobby_tables(request.app)
-    return new_page(request, form_defaults(), [], open_tables=tables, removed=removed)
+    return new_page(request, form_defaults(), [], open_tables=tables, farewell=farewell)
 
 
 @router.post("/play", response_model=None)

@@ -47,6 +47,14 @@ export function botLabel(seat) {
   return fmt(T.bot_name, { n: seat.seat + 1, style });
 }
 
+// Why a person's seat is not played by them right now: gone for good (left
+// the table, or removed by the host: a bot plays to the end), away for a
+// while (a bot plays until they are back), or just offline.
+export function absence(info) {
+  if (info.gone) return T.gone[info.gone];
+  return info.away ? T.away : T.offline;
+}
+
 export function seatName(i) {
   const s = state.table && state.table.seats[i];
   if (!s) return `#${i + 1}`;
@@ -99,7 +107,7 @@ function opponentEl(box, s, v, change) {
   const info = state.table && state.table.seats[s.seat];
   if (info && info.kind === "human" && !info.connected) {
     box.classList.add("offline");
-    name.title = info.away ? T.away : T.offline;
+    name.title = absence(info);
     name.textContent += info.away ? " ⚙" : " …";
   }
   const handIcon = document.createElement("span");

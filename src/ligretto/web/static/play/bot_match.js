@@ -1,21 +1,24 @@
-// "Quick game" at your level on /play (docs/online-play.md, "Bots at your
-// level"): with a rating kept in this browser, the server names the bots
-// that give an even game (GET /api/ratings/match) and the page says so;
-// the quick-game form sends the rating along, and the server seats those
-// bots. A newcomer keeps the three medium bots and no claim.
+// "Quick game" at your level (docs/online-play.md, "Bots at your level"),
+// on /play and on the start page: every quick-game form sends the rating
+// kept in this browser along (its hidden mu and sigma), so the server seats
+// the bots that give an even game. Where the page has the line for it
+// (/play), the server names those bots (GET /api/ratings/match) and the
+// page says so. A newcomer keeps the three medium bots and no claim.
 import { savedRating } from "./rating.js";
 
 const line = document.getElementById("bot-match");
 const rating = savedRating();
 
-async function offer() {
+function sendAlong() {
   for (const field of document.querySelectorAll("[data-rating-mu]")) field.value = String(rating.mu);
   for (const field of document.querySelectorAll("[data-rating-sigma]")) field.value = String(rating.sigma);
+}
+
+async function offer() {
   const query = new URLSearchParams({ mu: String(rating.mu), sigma: String(rating.sigma) });
   const response = await fetch(`/api/ratings/match?${query}`);
   if (!response.ok) return;
   const match = await response.json();
-  if (!line) return;
   const names = JSON.parse(line.dataset.levels);
   const levels = [...new Set(match.bots.map((b) => names[b.level] || b.level))].join(", ");
   // About: to the nearest 5 %, as the page's language writes a percentage.
@@ -27,4 +30,7 @@ async function offer() {
   if (plain) plain.hidden = true;
 }
 
-if (rating) offer().catch(() => {}); // offline: the newcomer's bots, no claim
+if (rating) {
+  sendAlong();
+  if (line) offer().catch(() => {}); // offline: the newcomer's bots, no claim
+}

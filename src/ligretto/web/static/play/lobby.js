@@ -1,6 +1,6 @@
 // The seats before the game (join, bots, start) and the bar above the table:
 // round, score board link and which buttons the phase offers.
-import { renderBoard, seatName } from "./board.js";
+import { absence, renderBoard, seatName } from "./board.js";
 import { $, T, code, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
 import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
@@ -32,7 +32,7 @@ function seatItem(s, lobby) {
   const tags = [];
   if (s.seat === state.seat) tags.push(T.you);
   if (s.kind === "bot") tags.push(`${T.bot} · ${T.level_speed[s.level] || T.levels[s.level] || s.level}`);
-  if (s.kind === "human" && !s.connected) tags.push(s.away ? T.away : T.offline);
+  if (s.kind === "human" && !s.connected) tags.push(absence(s));
   if (tags.length) {
     const tag = document.createElement("span");
     tag.className = "muted seat-tags";
@@ -42,7 +42,8 @@ function seatItem(s, lobby) {
   // The host removes a bot before the start, and a person at any time
   // (remove_player: before the start the seat is freed, during the game a
   // stand-in plays it). A person's Remove asks once more.
-  const person = s.kind === "human" && s.seat !== state.seat;
+  // Not whoever is gone for good already (left, or removed): a bot plays there.
+  const person = s.kind === "human" && s.seat !== state.seat && !s.gone;
   if (state.host && ((lobby && s.kind === "bot") || person)) {
     const remove = document.createElement("button");
     remove.type = "button";
@@ -77,6 +78,37 @@ function onRemove(event) {
   send("remove_player", { seat });
 }
 
+// "Leave the table" (in the lobby and under the table's tools): the first
+// tap asks once more, the second sends leave. A host leaves only when
+// another person at the table can take the host role over.
+let leaving = false;
+
+function canLeave(t) {
+  if (state.seat === null || state.takenOver) return false;
+  if (!state.host) return true;
+  return t.seats.some((s) => s.kind === "human" && s.seat !== state.seat && s.connected && !s.away);
+}
+
+function renderLeave(t) {
+  const shown = canLeave(t);
+  if (!shown) leaving = false;
+  for (const button of document.querySelectorAll("[data-leave]")) {
+    button.hidden = !shown;
+    button.textContent = leaving ? T.leave_confirm : T.leave;
+    button.classList.toggle("danger", leaving);
+  }
+}
+
+function onLeave() {
+  if (!leaving) {
+    leaving = true;
+    renderTable();
+    return;
+  }
+  leaving = false;
+  send("leave");
+}
+
 // During the game the host's seat list (with the tools) holds the people.
 function renderHostPlayers(t, lobby) {
   const people = t.seats.filter((s) => s.kind === "human" && s.seat !== state.seat);
@@ -102,8 +134,9 @@ export function renderTable() {
   }
   $("seat-list").replaceChildren(...t.seats.map((s) => seatItem(s, lobby)));
   renderHostPlayers(t, lobby);
+  renderLeave(t);
   const free = t.seats.some((s) => s.kind === "empty");
-  $("join-form").hidden = !(lobby && state.seat === null && free);
+  $("join-form").hidden = !(lobby && state.seat === null && free && !state.keptOut);
   $("host-tools").hidden = !(state.host && lobby);
   showMatchWait();
   $("public-state").textContent = t.public ? T.public_on : T.public_off;
@@ -123,6 +156,7 @@ export function renderTable() {
 
 export function initLobby() {
   $("seat-list").addEventListener("click", onRemove);
+  for (const button of document.querySelectorAll("[data-leave]")) button.addEventListener("click", onLeave);
   $("game-seat-list").addEventListener("click", onRemove);
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,13 +1,21 @@
 // The lobby's open public tables on /play: the server draws the list, this
-// keeps it fresh (GET /api/lobby every few seconds, while the page is seen)
-// and makes Join one tap: the name typed in the quick-game field goes along
-// in the fragment (#n=…), which no server log sees, and the table's page
-// sits down under it.
+// keeps it live (GET /api/lobby/events: the server sends the list whenever
+// it changes) and makes Join one tap: the name typed in the quick-game field
+// goes along in the fragment (#n=…), which no server log sees, and the
+// table's page sits down under it. Only when the stream fails does the page
+// read GET /api/lobby every few seconds instead (and tries the stream again
+// now and then).
 const section = document.getElementById("open-tables");
 const list = document.getElementById("open-table-list");
-// Often enough that a table that filled leaves the list soon; within the
-// lobby's rate limit (60 a minute) with room for the rest of the page.
+// Polling, when the stream fails: often enough that a table that filled
+// leaves the list soon; within the lobby's rate limit (60 a minute) with
+// room for the rest of the page.
 const EVERY_MS = 4000;
+// A stream that failed is tried again after this long (while polling).
+const RETRY_STREAM_MS = 60000;
+// Failures of the stream in a row, without a list between them, before
+// the page polls instead (the browser reconnects by itself until then).
+const FAILURES = 3;
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => String(values[key] ?? ""));
 
@@ -41,7 +49,9 @@ function item(t) {
   if (t.rules.deck === "cards") parts.push(d.cards);
   if (t.rules.row_storage) parts.push(d.storage);
   parts.push(fill(d.free, { free: t.free_seats, seats: t.seats }));
-  parts.push(fill(d.waiting, { minutes: Math.floor(t.waiting_seconds / 60) }));
+  // The list comes when it changes; the wait goes on counting here.
+  const waited = t.waiting_seconds + (Date.now() - drawnAt) / 1000;
+  parts.push(fill(d.waiting, { minutes: Math.floor(waited / 60) }));
   rules.textContent = parts.join(" · ");
   const join = document.createElement("a");
   join.className = "button primary";
@@ -52,7 +62,19 @@ function item(t) {
   return li;
 }
 
+// The last list heard (null: the server's own drawing is still shown).
+let shown = null;
+let drawnAt = Date.now();
+
 function draw(tables) {
+  shown = tables;
+  drawnAt = Date.now();
+  redraw();
+}
+
+function redraw() {
+  const tables = shown;
+  if (tables === null) return;
   if (!tables.length) {
     const empty = document.createElement("li");
     empty.className = "muted";
@@ -65,13 +87,71 @@ function draw(tables) {
 }
 
 async function refresh() {
-  if (document.hidden) return;
+  if (document.hidden || stream) return;
   try {
     const response = await fetch("/api/lobby", { cache: "no-store" });
     if (response.ok) draw((await response.json()).tables);
   } catch {
     // Offline for a moment: the list stays as it was until the next look.
   }
+}
+
+// The stream: open while the page is seen (a hidden tab holds no
+// connection); the browser reconnects it by itself after a break.
+let stream = null;
+let failures = 0;
+let poller = null;
+let streamAgainAt = 0;
+
+function setFeed(kind) {
+  section.dataset.feed = kind; // "stream" or "poll": how the list stays fresh
+}
+
+function openStream() {
+  if (stream || document.hidden || typeof EventSource === "undefined") return false;
+  if (Date.now() < streamAgainAt) return false;
+  const source = new EventSource("/api/lobby/events");
+  stream = source;
+  source.addEventListener("lobby", (event) => {
+    failures = 0;
+    stopPolling();
+    setFeed("stream");
+    draw(JSON.parse(event.data).tables);
+  });
+  source.addEventListener("error", () => {
+    if (source !== stream) return;
+    failures += 1;
+    if (source.readyState === EventSource.CLOSED || failures >= FAILURES) {
+      // Refused (too many streams, a proxy that does not pass it) or
+      // broken again and again: read the list every few seconds instead.
+      closeStream();
+      streamAgainAt = Date.now() + RETRY_STREAM_MS;
+      startPolling();
+    }
+  });
+  return true;
+}
+
+function closeStream() {
+  if (!stream) return;
+  stream.close();
+  stream = null;
+}
+
+function startPolling() {
+  setFeed("poll");
+  if (poller === null) poller = setInterval(tick, EVERY_MS);
+  refresh();
+}
+
+function stopPolling() {
+  if (poller === null) return;
+  clearInterval(poller);
+  poller = null;
+}
+
+function tick() {
+  if (!openStream()) refresh();
 }
 
 list.addEventListener("click", (event) => {
@@ -105,5 +185,14 @@ if (match) {
   });
 }
 
-setInterval(refresh, EVERY_MS);
-document.addEventListener("visibilitychange", refresh);
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) {
+    closeStream();
+    failures = 0;
+  } else if (!openStream()) {
+    refresh();
+  }
+});
+// The waits shown go on counting between two lists.
+setInterval(redraw, 30000);
+if (!openStream()) startPolling();

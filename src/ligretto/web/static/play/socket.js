@@ -4,7 +4,7 @@
 // (a phone between networks, the browser's offline switch) counts as lost
 // within two seconds, not after the operating system's timeout.
 import { T, clearToast, code, setConnection, setLink } from "./page.js";
-import { joinTokens, state } from "./state.js";
+import { deviceId, joinTokens, state } from "./state.js";
 
 // The heartbeat (docs/online-play.md, "A dropped connection"): after
 // PING_AFTER ms without a message from the server the page sends `ping`;
@@ -154,7 +154,7 @@ export function connect() {
     lastHeard = Date.now();
     pingSentAt = 0;
     heartbeat = setInterval(beat, CHECK_MS);
-    if (state.joinName) send("join", { name: state.joinName });
+    if (state.joinName) send("join", { name: state.joinName, device: deviceId() });
     else send("join", joinTokens());
   });
   ws.addEventListener("message", (event) => {

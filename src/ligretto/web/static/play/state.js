@@ -20,6 +20,7 @@ export const state = {
   watchFallback: false,
   returning: null, // {source, until}: a card flying back after a lost race
   takenOver: false, // the seat is played on another device now: stay quiet
+  keptOut: false, // the host removed this person: this page may only watch
 };
 
 // ---------------------------------------------------------------- the seat token
@@ -60,6 +61,27 @@ export function keepToken(token) {
 export function forgetToken() {
   localStorage.removeItem(tokenKey);
 }
+export function forgetHostToken() {
+  localStorage.removeItem(hostKey);
+}
+// The host left and this page hosts the table now (a new host token).
+export function becomeHost(token) {
+  localStorage.setItem(hostKey, token);
+  state.host = true;
+}
+// This page's own random id for the table, kept in the browser: the table
+// keeps out a person the host removed when they try to sit down again
+// from here (docs/protocol.md, join's `device`).
+const deviceKey = `ligretto.play.${code}.device`;
+export function deviceId() {
+  let id = localStorage.getItem(deviceKey);
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(deviceKey, id);
+  }
+  return id;
+}
 // After a refused seat token: try the token before it, once.
 export function fallBackToPreviousToken() {
   const previous = localStorage.getItem(previousKey);
@@ -68,9 +90,10 @@ export function fallBackToPreviousToken() {
   localStorage.setItem(tokenKey, previous);
   return true;
 }
-// The join's tokens: the seat token and, on the host's page, the host token.
+// The join's tokens: the seat token and, on the host's page, the host token
+// (with the page's own id for the table).
 export function joinTokens() {
-  const fields = {};
+  const fields = { device: deviceId() };
   if (savedToken()) fields.token = savedToken();
   if (localStorage.getItem(hostKey)) fields.host_token = localStorage.getItem(hostKey);
   return fields;

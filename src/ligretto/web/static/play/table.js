@@ -50,7 +50,8 @@ function handle(m) {
   switch (m.type) {
     case "welcome":
       S.welcome(m);
-      setConnection(m.seat === null ? T.watching : "");
+      // Kept out (the host removed this person): said for as long as the page watches.
+      setConnection(m.seat === null ? (state.keptOut ? T.refused.removed : T.watching) : "");
       renderTable();
       autostart();
       break;
@@ -97,11 +98,20 @@ function handle(m) {
       if (m.game_over && root.dataset.practice !== "1") rateGame(state.table, state.seat, m);
       break;
     case "removed":
-      // The host removed this person: nothing here plays any more; back to
-      // /play, which says why (docs/online-play.md, "Removing a player").
+    case "left":
+      // The host removed this person, or they left the table: nothing here
+      // plays any more; back to /play, which says why (docs/online-play.md,
+      // "Removing a player", "Leaving the table").
       S.leaveSeat();
       S.forgetToken();
-      location.assign("/play?removed=1");
+      S.forgetHostToken();
+      location.assign(m.type === "left" ? "/play?left=1" : "/play?removed=1");
+      break;
+    case "host":
+      // The host left: this page hosts the table now, with a new host token.
+      S.becomeHost(m.host_token);
+      renderTable();
+      toast(T.host_now, "ok");
       break;
     case "taken_over":
       onTakenOver();
@@ -148,9 +158,11 @@ function onRefused(m) {
     S.forgetToken();
   }
   toast(T.refused[m.code] || T.not_allowed, m.code);
+  // Removed from this table: no seat here again, so no form to take one.
+  if (m.code === "removed") state.keptOut = true;
   // A join that could not be seated still lets this page watch the table.
   // (Once: a table with no room for watchers either answers table_full again.)
-  const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token"];
+  const unseated = ["name_taken", "bad_name", "table_full", "already_started", "bad_token", "removed"];
   if (unseated.includes(m.code) && !state.watchFallback) {
     state.watchFallback = true;
     send("join", S.joinTokens()); // the host token, if any, still hosts
