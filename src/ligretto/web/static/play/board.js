@@ -6,7 +6,7 @@
 // player's move redraws the table. The clicks on them are handled by
 // input.js on the stable containers (#middle, #mine).
 import { cardPainter, newCard } from "./cards.js";
-import { $, T, fmt, root } from "./page.js";
+import { $, T, absence, fmt, root } from "./page.js";
 import { RETURN_MS, placeOf, started, state } from "./state.js";
 
 // The one card painter, shared with the replay page (cards.js).
@@ -45,14 +45,6 @@ function keyed(box, key, make) {
 export function botLabel(seat) {
   const style = (T.strategies && T.strategies[seat.strategy]) || seat.strategy;
   return fmt(T.bot_name, { n: seat.seat + 1, style });
-}
-
-// Why a person's seat is not played by them right now: gone for good (left
-// the table, or removed by the host: a bot plays to the end), away for a
-// while (a bot plays until they are back), or just offline.
-export function absence(info) {
-  if (info.gone) return T.gone[info.gone];
-  return info.away ? T.away : T.offline;
 }
 
 export function seatName(i) {

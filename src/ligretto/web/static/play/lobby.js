@@ -1,7 +1,7 @@
 // The seats before the game (join, bots, start) and the bar above the table:
 // round, score board link and which buttons the phase offers.
-import { absence, renderBoard, seatName } from "./board.js";
-import { $, T, code, fmt, root, toast } from "./page.js";
+import { renderBoard, seatName } from "./board.js";
+import { $, T, absence, code, fmt, root, toast } from "./page.js";
 import { reconnect, send } from "./socket.js";
 import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
 

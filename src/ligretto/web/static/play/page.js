@@ -132,3 +132,11 @@ export function initFeedback() {
   }
   if (!navigator.vibrate) $("vibrate-toggle").hidden = true;
 }
+
+// Why a person's seat is not played by them right now: gone for good (left
+// the table, or removed by the host: a bot plays to the end), away for a
+// while (a bot plays until they are back), or just offline.
+export function absence(info) {
+  if (info.gone) return T.gone[info.gone];
+  return info.away ? T.away : T.offline;
+}
