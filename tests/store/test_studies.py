@@ -37,3 +37,16 @@ def test_a_starting_process_stops_only_its_own_unfinished_studies(engine: Engine
         other: "queued",
         finished: "done",
     }
+
+
+def test_an_ended_study_stays_as_it_ended_whatever_comes_late(engine: Engine) -> None:
+    # The cancel and the runner's "running" are written from two threads: the
+    # cancel can land first. The late "running" (or a late result) changes nothing.
+    store = StudyStore(engine, owner="one")
+    study = store.create(SPEC)
+    store.set_state(study, "cancelled")
+    store.set_state(study, "running")
+    store.finish(study, {"report": {}})
+    kept = store.get(study)
+    assert kept is not None and kept.state == "cancelled" and kept.result is None
+    assert kept.finished_at is not None

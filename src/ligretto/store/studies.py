@@ -76,12 +76,16 @@ class StudyStore:
         return study_id
 
     def set_state(self, study_id: str, state: StudyState) -> None:
-        """A study started, or ended without a result (cancelled)."""
+        """A study started, or ended without a result (cancelled).
+
+        An ended study stays as it ended: a cancel can reach the store before
+        the runner's "running" for the same study (two threads), which then
+        changes nothing."""
         finished = None if state in UNFINISHED else datetime.now(UTC)
         with busy_guard(), self._writer.begin() as conn:
             conn.execute(
                 update(StudyRow)
-                .where(StudyRow.id == study_id)
+                .where(StudyRow.id == study_id, StudyRow.state.in_(UNFINISHED))
                 .values(state=state, finished_at=finished)
             )
 
@@ -90,7 +94,7 @@ class StudyStore:
         with busy_guard(), self._writer.begin() as conn:
             conn.execute(
                 update(StudyRow)
-                .where(StudyRow.id == study_id)
+                .where(StudyRow.id == study_id, StudyRow.state.in_(UNFINISHED))
                 .values(state="done", result=_json(result), finished_at=datetime.now(UTC))
             )
 
