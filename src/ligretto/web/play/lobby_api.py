@@ -117,7 +117,21 @@ def lobby_feed(app: object) -> LobbyFeed:
         200: {
             "description": "`event: lobby` with the body of `GET /api/lobby` now and after "
             "every change",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            # Each event (OpenAPI 3.2's itemSchema for a stream): its data is
+            # the JSON text of `GET /api/lobby`'s body.
+            "content": {
+                "text/event-stream": {
+                    "itemSchema": {
+                        "type": "object",
+                        "properties": {
+                            "event": {"const": "lobby"},
+                            "data": {"type": "string", "contentMediaType": "application/json"},
+                            "retry": {"type": "integer"},
+                        },
+                        "required": ["event", "data"],
+                    }
+                }
+            },
         },
         429: {"model": ErrorOut, "description": "this client holds as many streams as it may"},
     },
