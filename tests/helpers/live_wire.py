@@ -107,3 +107,13 @@ def code_of(response: Any) -> str:
     match = re.fullmatch(r"/play/(\w+)#t=[\w-]+", response.headers["location"])
     assert match, response.headers["location"]
     return match.group(1)
+
+
+def closed_with(ws: WebSocketTestSession) -> int:
+    """The close code that ends ``ws`` (after the messages before it)."""
+    for _ in range(500):
+        message = ws.receive()
+        if message["type"] == "websocket.close":
+            code: int = message["code"]
+            return code
+    raise AssertionError("the socket was not closed")

@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from helpers.live_wire import (
     FAST,
+    closed_with,
     join,
     open_table,
     receive_until,
@@ -31,16 +31,6 @@ from ligretto.live.settings import TableSettings
 from ligretto.live.state import TableState
 from ligretto.rules.options import RuleOptions
 from ligretto.store.live_tables import StoredTable
-
-
-def closed_with(ws: WebSocketTestSession) -> int:
-    """The close code that ends ``ws`` (after the messages before it)."""
-    for _ in range(500):
-        message = ws.receive()
-        if message["type"] == "websocket.close":
-            code: int = message["code"]
-            return code
-    raise AssertionError("the socket was not closed")
 
 
 def test_in_the_lobby_the_seat_of_one_who_leaves_becomes_free(client: TestClient) -> None:

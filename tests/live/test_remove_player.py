@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from helpers.live_wire import (
     FAST,
+    closed_with,
     join,
     open_table,
     receive_until,
@@ -23,16 +23,6 @@ from ligretto.live.connection import CLOSE_REMOVED, Connection
 from ligretto.live.protocol import Reason
 from ligretto.live.seating import Seating, SeatingError
 from ligretto.live.settings import TableSettings
-
-
-def closed_with(ws: WebSocketTestSession) -> int:
-    """The close code that ends ``ws`` (after the messages before it)."""
-    for _ in range(500):
-        message = ws.receive()
-        if message["type"] == "websocket.close":
-            code: int = message["code"]
-            return code
-    raise AssertionError("the socket was not closed")
 
 
 def test_in_the_lobby_the_removed_persons_seat_becomes_free(client: TestClient) -> None:
