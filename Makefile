@@ -79,7 +79,7 @@ test: lint $(STAMP) $(CORE)
 # public behaviour, which these tests pin, so it runs once, compiled
 # (CONTRIBUTING.md, "The compiled core"). PURE_TESTS narrows or widens it.
 PURE_TESTS ?= tests/rules tests/bots tests/sim tests/simulate tests/live tests/test_build.py
-# One worker beside the compiled pass's two.
+# One worker beside the compiled pass's four.
 PURE_ARGS  ?= -n 1 --dist loadfile -p no:cacheprovider
 test-pure: $(STAMP)
 	@LIGRETTO_PURE=1 $(VENV)/bin/ligretto version

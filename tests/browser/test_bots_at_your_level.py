@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import PHONE, NewPage, PlayServer, Shoot
-from helpers.play import serve_play
+from helpers.play import serve_play, start_practice
+from helpers.play_moves import follow_hints
 from ligretto.simulate.level_match import matched_bots
 from ligretto.tafel.ratings import Rating
 from ligretto.web.play.quick_games import quick_bots
@@ -41,6 +42,16 @@ def keep_rating(page: Page, server: PlayServer, rating: dict[str, Any]) -> None:
     page.evaluate("r => localStorage.setItem('ligretto.play.rating', r)", json.dumps(rating))
 
 
+def seated_bots_are_matched(page: Page, server: PlayServer) -> list[tuple[str, str]]:
+    """The quick game opened: its bots are the ones matched to ``RATED``."""
+    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[1]
+    seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
+    matched = list(matched_bots(Rating(RATED["mu"], RATED["sigma"])).bots)
+    assert [(s["strategy"], s["level"]) for s in seats[1:]] == matched
+    return matched
+
+
 @pytest.mark.parametrize("lang", ["de", "en", "nb"])
 def test_play_offers_the_bots_matched_to_the_rating_and_says_so(
     server: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
@@ -58,11 +69,7 @@ def test_play_offers_the_bots_matched_to_the_rating_and_says_so(
     shoot(page, f"bots-at-your-level-{lang}")
     page.locator("#quick-name").fill("Anna")
     page.locator("#quick-game button[type=submit]").first.tap()
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
-    code = page.url.rsplit("/", 1)[1]
-    seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
-    matched = matched_bots(Rating(RATED["mu"], RATED["sigma"])).bots
-    assert [(s["strategy"], s["level"]) for s in seats[1:]] == list(matched)
+    seated_bots_are_matched(page, server)
 
 
 def test_the_start_pages_quick_game_seats_the_bots_matched_to_the_rating(
@@ -77,12 +84,24 @@ def test_the_start_pages_quick_game_seats_the_bots_matched_to_the_rating(
     expect(form.locator("[data-rating-sigma]")).to_have_value(str(RATED["sigma"]))
     form.locator("#quick-name").fill("Anna")
     form.locator("button[type=submit]").first.tap()
-    expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
-    code = page.url.rsplit("/", 1)[1]
-    seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
-    matched = matched_bots(Rating(RATED["mu"], RATED["sigma"])).bots
-    assert [(s["strategy"], s["level"]) for s in seats[1:]] == list(matched)
-    assert list(matched) != quick_bots(None)  # not what a newcomer gets
+    matched = seated_bots_are_matched(page, server)
+    assert matched != quick_bots(None)  # not what a newcomer gets
+
+
+def test_the_practice_ends_quick_game_seats_the_bots_matched_to_the_rating(
+    server: PlayServer, new_page: NewPage
+) -> None:
+    page = new_page(PHONE, touch=True)
+    keep_rating(page, server, RATED)
+    start_practice(page, server, lang="en", after_countdown=False)
+    follow_hints(page, tap=True)
+    end = page.locator("#practice-end")
+    expect(end).to_be_visible()
+    # The rating goes along with the practice end's quick game (scores.js).
+    expect(end.locator("[data-rating-mu]")).to_have_value(str(RATED["mu"]))
+    expect(end.locator("[data-rating-sigma]")).to_have_value(str(RATED["sigma"]))
+    end.locator("button[type=submit]").first.click()
+    seated_bots_are_matched(page, server)
 
 
 def test_a_newcomer_gets_the_medium_bots_and_no_claim(
