@@ -4,15 +4,10 @@
 // the bots that give an even game. Where the page has the line for it
 // (/play), the server names those bots (GET /api/ratings/match) and the
 // page says so. A newcomer keeps the three medium bots and no claim.
-import { savedRating } from "./rating.js";
+import { fillRatingFields, savedRating } from "./rating.js";
 
 const line = document.getElementById("bot-match");
 const rating = savedRating();
-
-function sendAlong() {
-  for (const field of document.querySelectorAll("[data-rating-mu]")) field.value = String(rating.mu);
-  for (const field of document.querySelectorAll("[data-rating-sigma]")) field.value = String(rating.sigma);
-}
 
 async function offer() {
   const query = new URLSearchParams({ mu: String(rating.mu), sigma: String(rating.sigma) });
@@ -31,6 +26,6 @@ async function offer() {
 }
 
 if (rating) {
-  sendAlong();
+  fillRatingFields();
   if (line) offer().catch(() => {}); // offline: the newcomer's bots, no claim
 }

@@ -17,6 +17,15 @@ export function savedRating() {
   return null;
 }
 
+// Every quick-game form in `scope` sends the rating kept here along (its
+// hidden mu and sigma fields), so the server seats the bots matched to it.
+export function fillRatingFields(scope = document) {
+  const r = savedRating();
+  if (!r) return;
+  for (const field of scope.querySelectorAll("[data-rating-mu]")) field.value = String(r.mu);
+  for (const field of scope.querySelectorAll("[data-rating-sigma]")) field.value = String(r.sigma);
+}
+
 // A game is over (round_over with game_over): rate it for `seat` once.
 export async function rateGame(table, seat, roundOver) {
   if (seat === null || !table) return;

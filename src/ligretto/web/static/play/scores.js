@@ -2,7 +2,7 @@
 // a round (round over) or the game (game over, with Play again).
 import { seatName } from "./board.js";
 import { renderTable } from "./lobby.js";
-import { savedRating } from "./rating.js";
+import { fillRatingFields } from "./rating.js";
 import { $, T, feedback, fmt, root } from "./page.js";
 import { send } from "./socket.js";
 import { serverNow, state } from "./state.js";
@@ -263,12 +263,8 @@ function showPracticeEnd(m) {
     for (const field of document.querySelectorAll("#practice-end [data-practice-name]")) field.value = seatName(me);
   }
   // The quick game offered seats the bots matched to this browser's rating,
-  // as the one on /play and the start page does (bot_match.js).
-  const rating = savedRating();
-  if (rating) {
-    $("practice-end").querySelector("[data-rating-mu]").value = String(rating.mu);
-    $("practice-end").querySelector("[data-rating-sigma]").value = String(rating.sigma);
-  }
+  // as the one on /play and the start page does (rating.js).
+  fillRatingFields($("practice-end"));
   $("practice-result").textContent = lines.join(" ");
   $("practice-end").hidden = false;
   $("practice-end").focus({ preventScroll: false });
