@@ -133,3 +133,51 @@ def test_frames_split_or_joined_by_the_network_are_read_all_the_same(server: str
         assert json.loads(ws.recv(timeout=30))["t"] == 2
         ws.socket.sendall(ping[2][5:])
         assert json.loads(ws.recv(timeout=30))["t"] == 3
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The client messages uvicorn queued for the app (the rest went to the reader)."""
+    kinds: list[str] = []
+    queue_it = TableWebSocketProtocol.send_receive_event_to_app
+
+    def counted(self: TableWebSocketProtocol) -> None:
+        kinds.append(self.curr_msg_data_type)
+        queue_it(self)
+
+    monkeypatch.setattr(TableWebSocketProtocol, "send_receive_event_to_app", counted)
+    return kinds
+
+
+def test_a_whole_message_goes_to_the_table_without_the_apps_queue(
+    server: str, queued: list[str]
+) -> None:
+    welcome, refused = _join_and_ping(server, compression=None)
+    assert welcome["seat"] == 0 and (refused["code"], refused["ref"]) == ("not_started", 3)
+    assert queued == []  # join and move were read straight to the table
+
+
+def test_a_compressed_connections_messages_are_queued_as_uvicorn_does(
+    server: str, queued: list[str]
+) -> None:
+    welcome, refused = _join_and_ping(server, compression="deflate")
+    assert welcome["seat"] == 0 and (refused["code"], refused["ref"]) == ("not_started", 3)
+    assert queued == ["text", "text"]
+
+
+def test_a_queued_message_is_still_taken_before_a_later_whole_one(
+    server: str, queued: list[str]
+) -> None:
+    table = httpx.post(f"{server}/api/tables", json={"seats": 2}, timeout=30).json()
+    first = json.dumps({"v": 1, "type": "ping", "t": 1}).encode()
+    with connect(table["ws_url"], compression=None) as ws:
+        for t in range(2, 9):  # 21 messages: under the burst of 30
+            # A fragmented message takes the queue (and reading pauses); the whole
+            # one after it, in the same read and in the next, must not overtake it.
+            head = Frame(Opcode.TEXT, first[:7], fin=False).serialize(mask=True)
+            tail = Frame(Opcode.CONT, first[7:]).serialize(mask=True)
+            ping = _masked(Opcode.TEXT, json.dumps({"v": 1, "type": "ping", "t": t}).encode())
+            ws.socket.sendall(head + tail + ping)
+            ws.socket.sendall(ping)
+            assert [json.loads(ws.recv(timeout=30))["t"] for _ in range(3)] == [1, t, t]
+    assert queued.count("text") >= 7

@@ -11,6 +11,16 @@ protocol writes the frame to the transport itself
 (:meth:`TableWebSocketProtocol.write_text`), and the endpoint finds that
 write in the scope under :data:`SCOPE_KEY`.
 
+The same holds the other way. A client's move arrives as one masked text
+frame in one read; uvicorn would queue it for the app, pause reading (an
+``epoll_ctl``), wake the endpoint's task to take it, and resume reading
+(another): about a third of what was left of a move's cost outside the
+game. While the endpoint has registered a reader
+(:meth:`TableWebSocketProtocol.set_reader`, found in the scope under
+:data:`READER_KEY`) and nothing waits in the app's queue before it, the
+protocol hands such a message to that reader at once, in the read's own
+step; the order is the one the queue would give, since the queue is empty.
+
 Everything else stays uvicorn's: the handshake, reading, pings, closing;
 and a message that cannot go at once — the transport paused (a slow
 reader), a close begun, a compression extension negotiated — is refused by
@@ -19,6 +29,7 @@ the direct write and takes the ASGI path, which waits or compresses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -32,6 +43,11 @@ except ImportError:  # pragma: no cover - built without its C extension
 
 #: The scope key under which a WebSocket's endpoint finds :meth:`TableWebSocketProtocol.write_text`.
 SCOPE_KEY: Final = "ligretto.write_text"
+#: The scope key under which it finds :meth:`TableWebSocketProtocol.set_reader`.
+READER_KEY: Final = "ligretto.set_reader"
+
+#: Takes one client text message in the read's own step; never raises.
+Reader = Callable[[str], None]
 
 _OPEN: Final = State.OPEN
 
@@ -66,10 +82,18 @@ class TableWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's default WebSocket protocol (``websockets``' sans-I/O one) plus
     :meth:`write_text`, handed to the app in the scope."""
 
+    reader: Reader | None = None
+
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         if not self.close_sent:  # a handshake uvicorn took: the app runs with this scope
             self.scope[SCOPE_KEY] = self.write_text  # type: ignore[typeddict-unknown-key]
+            self.scope[READER_KEY] = self.set_reader  # type: ignore[typeddict-unknown-key]
+
+    def set_reader(self, reader: Reader | None) -> None:
+        """Hand whole text messages to ``reader`` as they are read (``None``:
+        through the app's queue again, as uvicorn does)."""
+        self.reader = reader
 
     def data_received(self, data: bytes) -> None:
         conn = self.conn
@@ -81,6 +105,22 @@ class TableWebSocketProtocol(WebSocketsSansIOProtocol):
         ):
             payload = masked_text_payload(data, conn.max_message_size)
             if payload is not None:
+                reader = self.reader
+                # Reading is paused while the app's queue holds a message
+                # (uvicorn resumes it once the app took the last), so the
+                # queue is empty here; checked all the same, as the order
+                # of a client's messages rests on it (R3).
+                if reader is not None and not self.close_sent and self.queue.empty():
+                    try:
+                        text = payload.decode()
+                    except UnicodeDecodeError:
+                        pass  # uvicorn's path closes with 1007
+                    else:
+                        try:
+                            reader(text)
+                        except Exception:  # a bug must not take the connection's reads
+                            self.logger.exception("a client message's reader failed")
+                        return
                 # uvicorn's own delivery: decoded, queued for the app, reading paused.
                 self.curr_msg_data_type = "text"
                 self.frames = [payload]

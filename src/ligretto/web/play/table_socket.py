@@ -33,12 +33,14 @@ from ligretto.live.protocol import (
     parse_client_message,
 )
 from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError
+from ligretto.live.table import Table
 from ligretto.metrics.cpu_split import PARSE, WRITE, timed
 from ligretto.metrics.series import REFUSALS
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.direct_send import SCOPE_KEY as DIRECT_SEND
 from ligretto.web.play.app_tables import registry_of
 from ligretto.web.play.errors import PlayRoute
+from ligretto.web.ws_protocol import READER_KEY, Reader
 from ligretto.web.ws_protocol import SCOPE_KEY as WRITE_TEXT
 
 router = APIRouter(route_class=PlayRoute)
@@ -189,6 +191,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     conn = Connection()
     conn.writer = _writer(websocket, conn)
     sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+    take = _taker(table, conn)
+    # Whole text messages straight from the read, where the server offers
+    # it (ligretto.web.ws_protocol); the rest still comes through receive().
+    set_reader: Callable[[Reader | None], None] | None = websocket.scope.get(READER_KEY)
+    if set_reader is not None:
+        set_reader(take)
     try:
         while not sender.done():
             frame = await websocket.receive()
@@ -197,38 +205,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
-            if not conn.bucket.allow():
-                # Flooding: refused here, before it costs the table anything.
-                _FLOODED.inc()
-                conn.strikes += 1
-                if conn.strikes <= 3:
-                    conn.send(
-                        Refused(
-                            code=Reason.RATE_LIMITED, reason="too many messages; slow down"
-                        ).model_dump_json()
-                    )
-                if conn.strikes > _MAX_STRIKES:
-                    conn.close(CLOSE_POLICY)
-                continue
-            # A message within the rate takes one strike back (not all of them):
-            # a client that floods steadily gets a few messages through every
-            # second and must still reach the limit, however the refills fall.
-            conn.strikes = max(0, conn.strikes - 1)
-            try:
-                message = _parse(raw)
-            except ProtocolError as exc:
-                conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
-                continue
-            if isinstance(message, Ping):
-                # The page's heartbeat (docs/protocol.md): answered here, not
-                # behind the table's queue, so a busy table never looks like
-                # a lost connection, and a ping costs the table nothing.
-                conn.send(encoder.pong(message.t, table.settings.clock.now()))
-                continue
-            table.submit(conn, message)
+            take(raw)
     except WebSocketDisconnect:
         pass
     finally:
+        if set_reader is not None:
+            set_reader(None)
         table.left(conn)
         if not sender.done():
             conn.close()
@@ -236,3 +218,42 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 await asyncio.wait_for(sender, 1.0)
             except (TimeoutError, asyncio.CancelledError, Exception):
                 sender.cancel()
+
+
+def _taker(table: Table, conn: Connection) -> Callable[[str | bytes], None]:
+    """What one client's message does: refused when it comes too fast or
+    does not parse, a heartbeat answered here, anything else handed to the
+    table. Never awaits, so the read may call it in its own step."""
+
+    def take(raw: str | bytes) -> None:
+        if not conn.bucket.allow():
+            # Flooding: refused here, before it costs the table anything.
+            _FLOODED.inc()
+            conn.strikes += 1
+            if conn.strikes <= 3:
+                conn.send(
+                    Refused(
+                        code=Reason.RATE_LIMITED, reason="too many messages; slow down"
+                    ).model_dump_json()
+                )
+            if conn.strikes > _MAX_STRIKES:
+                conn.close(CLOSE_POLICY)
+            return
+        # A message within the rate takes one strike back (not all of them):
+        # a client that floods steadily gets a few messages through every
+        # second and must still reach the limit, however the refills fall.
+        conn.strikes = max(0, conn.strikes - 1)
+        try:
+            message = _parse(raw)
+        except ProtocolError as exc:
+            conn.send(Refused(code=exc.code, reason=exc.reason).model_dump_json())
+            return
+        if isinstance(message, Ping):
+            # The page's heartbeat (docs/protocol.md): answered here, not
+            # behind the table's queue, so a busy table never looks like
+            # a lost connection, and a ping costs the table nothing.
+            conn.send(encoder.pong(message.t, table.settings.clock.now()))
+            return
+        table.submit(conn, message)
+
+    return take
