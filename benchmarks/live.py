@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import gc
 import json
@@ -247,6 +248,7 @@ def serve(
             data_dir=Path(data_dir),
             database_url=None,
             rate_limits=False,
+            client_share=1.0,  # one address may hold every connection
             keep_tables=keep_tables,
             replays=replays,  # checked by the settings
         )
@@ -310,6 +312,8 @@ class Stats:
     connected: int = 0
     peak_connected: int = 0
     errors: int = 0
+    # Each connection error by its kind (the exception's class and text).
+    error_kinds: collections.Counter[str] = field(default_factory=collections.Counter)
     rounds_seen: int = 0
     window_start: float = 0.0
     window_end: float = 0.0
@@ -380,8 +384,9 @@ class SeatClient:
                     stop.cancel()
                     if self.timer is not None:
                         self.timer.cancel()
-        except (OSError, websockets.WebSocketException):
+        except (OSError, websockets.WebSocketException) as exc:
             stats.errors += 1
+            stats.error_kinds[f"{type(exc).__name__}: {exc}"[:100]] += 1
         finally:
             stats.connected -= 1
 
@@ -751,6 +756,8 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
     print(
         f"concurrent seats held (peak): {stats.peak_connected}; connection errors: {stats.errors}"
     )
+    for kind, count in stats.error_kinds.most_common(3):
+        print(f"  {count} × {kind}")
     print(
         f"measured window: {args.seconds:.0f} s; rounds finished (all tables): {stats.rounds_seen}"
     )
