@@ -140,25 +140,21 @@ class LiveTableStore(LeasedStore):
                     ],
                 )
             latest = {code: int(state.get("round_no", 0)) for code, state in states.items()}
-            owned = self._owned(
-                conn, {a.code for a in actions} | set(closes) | {r.code for r in rounds}
-            )
+            owner = self.owner
             rows = [
-                {
-                    "code": a.code,
-                    "round_no": a.round_no,
-                    "idx": a.index,
-                    "seat": a.seat,
-                    "action": a.action,
-                    "seq": a.seq,
-                    "t_ms": a.t_ms,
-                }
+                (a.code, a.round_no, a.index, a.seat, a.action, a.seq, a.t_ms, a.code, owner)
                 for a in actions
-                if a.code in owned and a.round_no == latest.get(a.code, a.round_no)
+                if a.round_no == latest.get(a.code, a.round_no)
             ]
             if rows:
-                # A batch written again after a failure must not fail twice.
-                conn.execute(statements.insert_new, rows)
+                # Only into tables this process owns, decided by the database
+                # row by row; a batch written again after a failure must not
+                # fail twice (an action already there is left as it is).
+                # The driver's own statement, many rows at once: through
+                # SQLAlchemy's parameter handling and a select of the owned
+                # codes first, a batch cost several times the database's work.
+                conn.exec_driver_sql(statements.insert_owned_actions, rows)
+            owned = self._owned(conn, set(closes) | {r.code for r in rounds})
             insert_rounds(conn, [r for r in rounds if r.code in owned])
             for code, reason in closes.items():
                 if code in owned:
@@ -347,7 +343,9 @@ class _BatchStatements:
 
     upsert: Any
     drop_other_rounds: Any
-    insert_new: Any
+    #: Driver SQL (its parameter style): one action, only if the table's row
+    #: is the writing process's (the owner given last).
+    insert_owned_actions: str
     owned: Any
     # The lease renewal's (every few seconds, for every table of the process).
     renew: Any
@@ -366,7 +364,7 @@ def _statements(dialect: str) -> _BatchStatements:
                 LiveActionRow.code == bindparam("b_code"),
                 LiveActionRow.round_no != bindparam("b_round"),
             ),
-            insert_new=_insert_new(dialect),
+            insert_owned_actions=_insert_owned_actions(dialect),
             owned=select(LiveTableRow.code).where(
                 LiveTableRow.code.in_(bindparam("b_codes", expanding=True)),
                 LiveTableRow.owner == bindparam("b_owner"),
@@ -386,10 +384,24 @@ def _statements(dialect: str) -> _BatchStatements:
     return built
 
 
-def _insert_new(dialect: str) -> Any:
-    if dialect == "postgresql":
-        return postgresql.insert(LiveActionRow).on_conflict_do_nothing()
-    return sqlite.insert(LiveActionRow).on_conflict_do_nothing()
+def _insert_owned_actions(dialect: str) -> str:
+    """``INSERT … SELECT … WHERE EXISTS`` (the owner's row) ``ON CONFLICT DO
+    NOTHING``, in the driver's parameter style: SQLite's ``?``, psycopg's
+    ``%s``. (SQLite reads ``ON CONFLICT`` after a ``SELECT`` only when the
+    ``SELECT`` has a ``WHERE``, as this one has.)"""
+    mark = "%s" if dialect == "postgresql" else "?"
+    actions, tables = LiveActionRow.__tablename__, LiveTableRow.__tablename__
+    if dialect == "postgresql":  # typed: a NULL seat would be read as text
+        types = ("varchar", "integer", "integer", "integer", "varchar", "integer", "integer")
+        values = ", ".join(f"{mark}::{name}" for name in types)
+    else:
+        values = ", ".join([mark] * 7)
+    return (
+        f"INSERT INTO {actions} (code, round_no, idx, seat, action, seq, t_ms) "
+        f"SELECT {values} WHERE EXISTS "
+        f"(SELECT 1 FROM {tables} WHERE code = {mark} AND owner = {mark}) "
+        "ON CONFLICT DO NOTHING"
+    )
 
 
 def _upsert(dialect: str) -> Any:
