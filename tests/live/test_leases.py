@@ -30,7 +30,7 @@ from ligretto.live.scoring.keeper import EndCondition
 from ligretto.live.seating import BotSpec
 from ligretto.live.table import Table
 from ligretto.rules.options import RuleOptions
-from ligretto.store.live_tables import LiveTableStore, TableElsewhereError
+from ligretto.store.live_tables import LiveTableStore, StoredAction, TableElsewhereError
 from ligretto.store.models import LiveTableRow
 
 SLOW_BOT = dataclasses.replace(FAST, bot_pace=1000.0)
@@ -202,6 +202,29 @@ def test_a_process_that_lost_a_lease_stops_the_table_and_writes_nothing(
         await a.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_batchs_actions_go_only_into_tables_the_writer_owns(engine: Engine) -> None:
+    """The database decides, row by row, whose table an action is for: a
+    process's actions for another's table (or for no table) are dropped,
+    its own are kept, and a batch written twice changes nothing."""
+    a, b = LiveTableStore(engine, "a"), LiveTableStore(engine, "b")
+    a.write({"OWNEDA": {"round_no": 1}}, [])
+    b.write({"OWNEDB": {"round_no": 1}}, [])
+    mine = [
+        StoredAction("OWNEDA", 1, 0, 0, "turn", 1, 120),
+        StoredAction("OWNEDA", 1, 1, None, "stuck", 2),
+    ]
+    b.write(
+        {}, [StoredAction("OWNEDA", 1, 0, 2, "turn", 7), StoredAction("NOSUCH", 1, 0, 0, "turn", 1)]
+    )
+    a.write({}, [*mine, StoredAction("OWNEDB", 1, 0, 1, "turn", 3)])
+    a.write({}, mine)  # written again after a failure: no error, no change
+    stored = a.take("OWNEDA")
+    assert stored is not None and list(stored.actions) == mine
+    theirs = b.take("OWNEDB")
+    assert theirs is not None and list(theirs.actions) == []
+    assert a.take("NOSUCH") is None
 
 
 def test_one_take_per_code_when_many_come_at_once(engine: Engine) -> None:

@@ -14,8 +14,8 @@ write in the scope under :data:`SCOPE_KEY`.
 The same holds the other way. A client's move arrives as one masked text
 frame in one read; uvicorn would queue it for the app, pause reading (an
 ``epoll_ctl``), wake the endpoint's task to take it, and resume reading
-(another): about a third of what was left of a move's cost outside the
-game. While the endpoint has registered a reader
+(another), per move (``benchmarks/live.py``: the stage "the rest" fell
+from 29–31 % of a move's CPU to 24 % without them). While the endpoint has registered a reader
 (:meth:`TableWebSocketProtocol.set_reader`, found in the scope under
 :data:`READER_KEY`) and nothing waits in the app's queue before it, the
 protocol hands such a message to that reader at once, in the read's own
