@@ -82,11 +82,12 @@ MOVE_ANSWER: Final = Histogram(
 
 # -- the process
 
+LOOP_LAG_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 LOOP_LAG: Final = Histogram(
     "ligretto_event_loop_lag_seconds",
     "How late the event loop woke a task sleeping 0.1 s (/healthz's watchdog), "
     "every 0.1 s: how long work held the loop that every request and table shares.",
-    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    buckets=LOOP_LAG_BUCKETS,
 )
 
 GC_PAUSE: Final = Histogram(

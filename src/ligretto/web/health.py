@@ -28,6 +28,7 @@ from collections import deque
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from prometheus_client import Histogram
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -50,9 +51,17 @@ class LoopLag:
     :meth:`stop` when it ends. :meth:`figures` is safe to call any time.
     """
 
-    def __init__(self, interval: float = LAG_INTERVAL, window: float = LAG_WINDOW) -> None:
+    def __init__(
+        self,
+        interval: float = LAG_INTERVAL,
+        window: float = LAG_WINDOW,
+        histogram: Histogram = LOOP_LAG,
+    ) -> None:
         self.interval = interval
         self.window = window
+        # The process's series by default; a test gives its own, since every
+        # running app in the process observes into the shared one.
+        self._histogram = histogram
         self._samples: deque[tuple[float, float]] = deque()
         self._task: asyncio.Task[None] | None = None
 
@@ -71,7 +80,7 @@ class LoopLag:
         """One measurement: woke *lag* seconds late at monotonic time *at*."""
         lag = max(0.0, lag)
         self._samples.append((at, lag))
-        LOOP_LAG.observe(lag)
+        self._histogram.observe(lag)
         while self._samples and self._samples[0][0] < at - self.window:
             self._samples.popleft()
 
