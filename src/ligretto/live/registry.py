@@ -58,6 +58,14 @@ CLOSED_IDLE = "idle"
 CLOSED_GAME_OVER = "game_over"
 
 
+class TableUnreachableError(Exception):
+    """The database could not be asked whether the table exists (it is away
+    for a moment): try again shortly. Never "no such table", which would
+    make a page stop reconnecting to a table that is there."""
+
+    code = "database_unavailable"
+
+
 class TableCapError(Exception):
     """The server runs as many tables as it takes; try again later.
 
@@ -206,7 +214,8 @@ class TableRegistry:
         ran out on another process (it died or stopped) or it was never
         claimed — taken from the database and restored here.  ``None``
         when there is no such open table; :class:`TableElsewhereError` while
-        another process serves it (try again: its lease runs out if it died)."""
+        another process serves it (try again: its lease runs out if it died),
+        :class:`TableUnreachableError` while the database cannot be asked."""
         code = code.upper()
         table = self._tables.get(code)
         if table is not None or self.store is None or len(code) != CODE_LENGTH:
@@ -235,9 +244,9 @@ class TableRegistry:
             stored = await asyncio.to_thread(self.store.take, code)
         except TableElsewhereError:
             raise
-        except Exception:  # the database is away: no table to offer now
+        except Exception as exc:  # the database is away: ask again shortly
             log.exception("taking table %s from the database failed", code)
-            return None
+            raise TableUnreachableError() from exc
         if stored is None or code in self._tables:
             return self._tables.get(code)
         if len(self._tables) >= self.max_tables:

@@ -8,7 +8,7 @@ from fastapi.responses import RedirectResponse
 
 from ligretto.collector import CollectorSchedule
 from ligretto.live.lobby import LobbyKeeper
-from ligretto.live.registry import TableRegistry
+from ligretto.live.registry import TableRegistry, TableUnreachableError
 from ligretto.live.scoring.keeper import ScoreKeeper
 from ligretto.live.settings import TableSettings
 from ligretto.live.table import Table
@@ -97,8 +97,9 @@ def lobby_of(app: object) -> LobbyKeeper:
 
 async def find_table(app: object, code: str) -> Table:
     """The table with this ``code``, or the answer that explains why not:
-    404 ``no_such_table``, or 503 ``table_elsewhere`` with ``Retry-After``
-    while another process holds the table's lease."""
+    404 ``no_such_table``, or 503 with ``Retry-After``: ``table_elsewhere``
+    while another process holds the table's lease, ``database_unavailable``
+    while the database cannot be asked."""
     try:
         table = await registry_of(app).find(code)
     except TableElsewhereError as exc:
@@ -106,6 +107,13 @@ async def find_table(app: object, code: str) -> Table:
             503,
             exc.code,
             "another server process serves this table; try again shortly",
+            headers={"Retry-After": str(ELSEWHERE_RETRY)},
+        ) from None
+    except TableUnreachableError as exc:
+        raise ApiError(
+            503,
+            exc.code,
+            "the server cannot reach its database just now; try again shortly",
             headers={"Retry-After": str(ELSEWHERE_RETRY)},
         ) from None
     if table is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ligretto.live.registry import TableCapError, typed_code
+from ligretto.live.registry import TableCapError, TableUnreachableError, typed_code
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.play.app_tables import registry_of
 from ligretto.web.public_url import absolute
@@ -37,7 +37,7 @@ async def join_by_code(request: Request, code: str = "") -> Response:
     registry = registry_of(request.app)
     try:
         known = await registry.find(found) is not None
-    except (TableElsewhereError, TableCapError):
+    except (TableElsewhereError, TableCapError, TableUnreachableError):
         known = True  # busy or served elsewhere: the table page says when to come back
     # A closed table's own page says why it closed.
     if not known and await registry.closed_reason(found) is None:

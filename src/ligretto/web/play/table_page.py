@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ligretto.live.registry import TableCapError
+from ligretto.live.registry import TableCapError, TableUnreachableError
 from ligretto.store.live_tables import TableElsewhereError
 from ligretto.web.play.app_tables import ELSEWHERE_RETRY, registry_of
 from ligretto.web.play.levels import LEVEL_NAMES, level_seconds
@@ -25,9 +25,13 @@ async def table_page(request: Request, code: str) -> HTMLResponse:
     registry = registry_of(request.app)
     try:
         table = await registry.find(code)
-    except TableElsewhereError:
-        # Another process serves it: this page comes back in a moment.
-        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
+    except (TableElsewhereError, TableUnreachableError) as exc:
+        # Another process serves it, or the database is away for a moment:
+        # this page comes back in a moment.
+        away = isinstance(exc, TableUnreachableError)
+        page = render(
+            request, "play/moving.html", {"code": code[:12], "away": away}, status_code=503
+        )
         page.headers["Retry-After"] = str(ELSEWHERE_RETRY)
         return page
     except TableCapError as exc:

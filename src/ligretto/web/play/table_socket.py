@@ -32,7 +32,7 @@ from ligretto.live.protocol import (
     Refused,
     parse_client_message,
 )
-from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError
+from ligretto.live.registry import CLOSED_GAME_OVER, TableCapError, TableUnreachableError
 from ligretto.live.table import Table
 from ligretto.metrics.cpu_split import PARSE, WRITE, timed
 from ligretto.metrics.series import REFUSALS
@@ -163,13 +163,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     registry = registry_of(websocket.app)
     try:
         table = await registry.find(code)
-    except TableElsewhereError:
+    except (TableElsewhereError, TableUnreachableError) as exc:
         # Another process serves it (or did, and its lease has not run out
-        # yet): the page reconnects after a pause and gets there.
+        # yet), or the database is away for a moment: the page reconnects
+        # after a pause and gets there.
         await websocket.accept()
         await websocket.send_text(
             Refused(
-                code=Reason.TRY_AGAIN, reason="another server process serves this table"
+                code=Reason.TRY_AGAIN,
+                reason="another server process serves this table"
+                if isinstance(exc, TableElsewhereError)
+                else "the server cannot reach its database just now",
             ).model_dump_json()
         )
         await websocket.close(CLOSE_TRY_AGAIN)
