@@ -102,18 +102,16 @@ async def find_table(app: object, code: str) -> Table:
     while the database cannot be asked."""
     try:
         table = await registry_of(app).find(code)
-    except TableElsewhereError as exc:
+    except (TableElsewhereError, TableUnreachableError) as exc:
+        why = (
+            "another server process serves this table"
+            if isinstance(exc, TableElsewhereError)
+            else "the server cannot reach its database just now"
+        )
         raise ApiError(
             503,
             exc.code,
-            "another server process serves this table; try again shortly",
-            headers={"Retry-After": str(ELSEWHERE_RETRY)},
-        ) from None
-    except TableUnreachableError as exc:
-        raise ApiError(
-            503,
-            exc.code,
-            "the server cannot reach its database just now; try again shortly",
+            f"{why}; try again shortly",
             headers={"Retry-After": str(ELSEWHERE_RETRY)},
         ) from None
     if table is None:
