@@ -1,5 +1,5 @@
 """Quick match in the browser (issue 47): from /play one tap finds a table,
-the page shows the wait counting down and can cancel it."""
+the page shows the wait counting down and can cancel it (the seat is given back)."""
 
 from __future__ import annotations
 
@@ -35,5 +35,11 @@ def test_the_wait_is_counted_down_and_can_be_cancelled(
     expect(page.locator("#seat-list")).to_contain_text("Anna")
     expect(page.locator("#match-left")).to_contain_text(re.compile(r"\b(2\d\d|300) s\b"))
     shoot(page, f"quick-match-{lang}-waiting")
+    code = page.url.rsplit("/", 1)[1]
     page.locator("#match-cancel").tap()
-    expect(page).to_have_url(re.compile(r"/play$"))
+    # Cancel gives the seat back: the match does not fill around Anna's
+    # empty seat, and /play says she left.
+    expect(page).to_have_url(re.compile(r"/play\?left=1$"))
+    expect(page.locator("#left-note")).to_be_visible()
+    seats = page.request.get(f"{server.url}/api/tables/{code}").json()["seats"]
+    assert "Anna" not in [seat["name"] for seat in seats]

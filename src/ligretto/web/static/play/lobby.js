@@ -157,6 +157,14 @@ export function renderTable() {
 export function initLobby() {
   $("seat-list").addEventListener("click", onRemove);
   for (const button of document.querySelectorAll("[data-leave]")) button.addEventListener("click", onLeave);
+  // A quick match's Cancel gives the seat back (leave: the server answers
+  // "left" and the page goes to /play) so the match does not fill around a
+  // seat nobody is at; without a seat or a connection it is the link it is.
+  $("match-cancel").addEventListener("click", (event) => {
+    if (state.seat === null || state.takenOver || !send("leave")) return;
+    event.preventDefault();
+    setTimeout(() => location.assign("/play"), 3000); // no answer: go all the same
+  });
   $("game-seat-list").addEventListener("click", onRemove);
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();

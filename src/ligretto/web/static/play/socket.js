@@ -54,11 +54,13 @@ export function send(type, fields = {}) {
     // sent once the connection is back would land on a table this player
     // has not seen (docs/online-play.md). Refused here, visibly.
     hooks.unsent(fields.ref);
-    return;
+    return false;
   }
   if (current && current.readyState === WebSocket.OPEN) {
     current.send(JSON.stringify({ v: 1, type, ...fields }));
+    return true;
   }
+  return false;
 }
 
 // A ping counts for the heartbeat like the silence ping: unanswered, and
