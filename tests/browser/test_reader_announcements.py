@@ -80,9 +80,18 @@ STEP_MS = 100
 
 def pause(page: Page) -> None:
     """From here the page's time moves only when the test moves it: paused
-    half a second ahead (the clock runs on while the call travels; Playwright
-    takes a number as seconds since the epoch)."""
-    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.5)
+    a little ahead, as the clock runs on while the call travels (Playwright
+    takes a number as seconds since the epoch). On a busy machine the call
+    can take longer than the lead, and Playwright refuses to go back: then
+    again from the page's new time, with a longer lead."""
+    for lead in (0.5, 2.0, 5.0, 15.0):
+        try:
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + lead)
+            return
+        except PlaywrightError as exc:
+            if "to the past" not in str(exc):
+                raise
+    raise AssertionError("the page's clock ran ahead of every lead")
 
 
 def run(page: Page, ms: int) -> None:
