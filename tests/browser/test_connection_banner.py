@@ -31,7 +31,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, pause_clock, serving
 from helpers.tap_targets import small_targets
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
@@ -256,7 +256,7 @@ def test_the_not_sent_toast_goes_once_the_connection_is_back(
     start_game(page, server, lang)
     page.context.set_offline(True)  # the offline event: lost at once, no timer
     expect(page.locator("#link")).to_contain_text(lost)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    pause_clock(page)
     card = page.locator('#my-row [data-source="row0"]')
     card.click()
     toast = page.locator("#toast")

@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, pause_clock, serving
 from helpers.live_client import Person
 from helpers.play import host_table
 from ligretto.live.settings import TableSettings
@@ -76,22 +76,6 @@ RECORD = """(() => {
 
 STEP_MS = 100
 """How far the page's clock moves in one step."""
-
-
-def pause(page: Page) -> None:
-    """From here the page's time moves only when the test moves it: paused
-    a little ahead, as the clock runs on while the call travels (Playwright
-    takes a number as seconds since the epoch). On a busy machine the call
-    can take longer than the lead, and Playwright refuses to go back: then
-    again from the page's new time, with a longer lead."""
-    for lead in (0.5, 2.0, 5.0, 15.0):
-        try:
-            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + lead)
-            return
-        except PlaywrightError as exc:
-            if "to the past" not in str(exc):
-                raise
-    raise AssertionError("the page's clock ran ahead of every lead")
 
 
 def run(page: Page, ms: int) -> None:
@@ -177,7 +161,7 @@ def test_the_default_level_keeps_up_with_speech(
     page.locator("#quick-game button[type=submit]").first.click()
     expect(page).to_have_url(re.compile(r"/play/[A-Z0-9]{6}$"))
     expect(page.locator("#play")).to_have_attribute("data-phase", re.compile("countdown|playing"))
-    pause(page)
+    pause_clock(page)
     scores = page.locator("#scores")
     elapsed = 0
     while elapsed < ROUND_MS and not scores.is_visible():
@@ -266,7 +250,7 @@ def anna_and_ben(page: Page, server: PlayServer) -> Person:
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden()
-    pause(page)
+    pause_clock(page)
     return ben
 
 
@@ -351,7 +335,7 @@ def test_no_move_before_ligretto_and_each_number_said_once(
     host_table(page, slow_start, 2, [{"seat": 1, "strategy": "greedy"}], "en")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "countdown")
-    pause(page)
+    pause_clock(page)
     moves = page.get_by_role("group", name="Your moves", exact=True)
     expect(page.locator("#countdown")).to_be_visible()
     assert moves.get_by_role("button").count() == 0

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize
 
 from helpers.processes import descendants
@@ -134,6 +135,23 @@ def settle(page: Page) -> None:
     this wait longer, never too short. (No animation frame is awaited
     here: a page without JavaScript never runs one.)"""
     page.evaluate(SETTLE)
+
+
+def pause_clock(page: Page) -> None:
+    """From here the page's time (``page.clock``, installed) moves only when
+    the test moves it: paused a little ahead, as the clock runs on while the
+    call travels (Playwright takes a number as seconds since the epoch). On
+    a busy machine the call can take longer than the lead, and Playwright
+    refuses to go back: then again from the page's new time, with a longer
+    lead."""
+    for lead in (0.5, 2.0, 5.0, 15.0):
+        try:
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + lead)
+            return
+        except PlaywrightError as exc:
+            if "to the past" not in str(exc):
+                raise
+    raise AssertionError("the page's clock ran ahead of every lead")
 
 
 NewPage = Callable[..., Page]
