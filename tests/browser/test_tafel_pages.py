@@ -242,6 +242,39 @@ def test_a_name_of_eight_letters_stays_whole_on_a_board_of_eight(
     shoot(page, f"phone-eight-names-{lang}")
 
 
+# How far each round's Stop mark reaches past its cell (px; the mark is the
+# points' ::after, .7em right of them, so it is measured from the points).
+STOP_MARK_SPILL = """() => [...document.querySelectorAll('table.rounds td.caller')].map((td) => {
+  const pts = td.querySelector('.pts');
+  const em = parseFloat(getComputedStyle(pts).fontSize);
+  const right = pts.getBoundingClientRect().right + 0.7 * em;
+  return Math.round(right - td.getBoundingClientRect().right);
+})"""
+
+
+def test_the_stop_mark_stays_in_its_cell_on_a_board_of_eight(
+    live_server: LiveServer, new_page: NewPage, shoot: Shoot
+) -> None:
+    # Two-digit points of the caller on an eight-player board at 360 px:
+    # the mark reached 4-6 px into the next round's cell.
+    players = ["Anna", "Bestemor", "Cleo", "Dietrich", "Eva", "Frederikke", "Gunnar", "Hilde"]
+    request = new_page().request
+    game = request.post(live_server.url + "/api/games", data={"players": players}).json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for n in range(1, 6):
+        stacks = {p: 0 if i == n else 3 + i for i, p in enumerate(players)}
+        url = f"{live_server.url}/api/games/{game['id']}/rounds"
+        assert request.post(url, data={"stacks": stacks}, headers=auth).ok
+        middle = {p: 10 + i for i, p in enumerate(players)}
+        assert request.put(f"{url}/{n}", data={"middle": middle}, headers=auth).ok
+    page = new_page(PHONE)
+    page.goto(f"{live_server.url}/g/{game['id']}")
+    expect(page.locator("table.rounds td.caller")).to_have_count(5)
+    assert all(spill <= 0 for spill in page.evaluate(STOP_MARK_SPILL))
+    assert_no_horizontal_scroll(page)
+    shoot(page, "phone-eight-stop-marks")
+
+
 def test_t6_two_scorekeepers_a_stale_entry_is_refused_with_a_reload(
     live_server: LiveServer, new_page: NewPage, shoot: Shoot
 ) -> None:
