@@ -15,7 +15,12 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from helpers.browser import LiveServer, NewPage
-from helpers.tafel_phones import create_game, save_stacks, wait_until_kept_offline
+from helpers.tafel_phones import (
+    create_game,
+    open_once_online,
+    save_stacks,
+    wait_until_kept_offline,
+)
 
 KEPT = """async (id) => {
   const found = [];
@@ -68,8 +73,7 @@ def test_forget_leaves_nothing_of_the_game_on_the_phone(
     assert any(key.startswith("http") for key in before), before  # the service worker's copies
     assert _cookies(page, game)
     page.context.set_offline(False)
-
-    page.goto(f"{live_server.url}/")
+    open_once_online(page, f"{live_server.url}/", "#my-games")
     item = page.locator("#my-games li").filter(has=page.locator(".game-forget"))
     expect(item).to_have_count(1)
     page.on("dialog", lambda dialog: dialog.accept())  # rounds not yet sent: asked first

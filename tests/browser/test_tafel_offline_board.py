@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
-from helpers.tafel_phones import wait_until_kept_offline
+from helpers.tafel_phones import open_once_online, wait_until_kept_offline
 from ligretto.web.rendering import STATIC_DIR
 
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
@@ -199,8 +199,7 @@ def test_a_correction_drawn_offline_equals_the_servers_correction_page(
     drawn = page.evaluate(SNAPSHOT, parts)
     shoot(page, "phone-offline-correction")
     page.context.set_offline(False)
-    page.goto(page.url)
-    expect(page.locator("h1")).to_have_text("Correct round 2")
+    open_once_online(page, page.url, "h1:text-is('Correct round 2')")
     served = page.evaluate(SNAPSHOT, parts)
     for part in parts:
         assert first_difference(drawn[part], served[part]) is None, part

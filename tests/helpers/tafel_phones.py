@@ -37,6 +37,22 @@ def wait_until_kept_offline(page: Page) -> None:
     raise AssertionError("the service worker did not keep the board")
 
 
+def open_once_online(page: Page, url: str, ready: str) -> None:
+    """Open *url* after the network came back, until the server's page (*ready*) shows.
+
+    ``set_offline(False)`` reaches the page before it reaches the service
+    worker; a navigation in between is answered by the worker's offline
+    copy ("Offline", or the kept board). A phone at the table would reload:
+    so does this, up to 20 times, checking each time for the page's mark.
+    """
+    for _ in range(20):
+        page.goto(url)
+        if page.locator(ready).count():
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"{url} did not come from the server: {ready} not found")
+
+
 def save_stacks(page: Page, caller: int, stacks: dict[int, int]) -> None:
     """Tick who called Ligretto Stop, type the stacks, save: the middle step shows (T2)."""
     page.locator(f"input[name=stop][value='{caller}']").check()
