@@ -127,12 +127,12 @@ def shoot() -> Callable[[Page, str], Path]:
         except PlaywrightError:
             page.wait_for_load_state("load")  # it was loading again: see below
         try:
-            page.screenshot(path=str(path), full_page=True)
+            page.screenshot(path=str(path), full_page=True, scale="css")
         except PlaywrightTimeoutError:
             # A page that began to load again (a save's reload) draws no
             # frame until it has: one more try once it is there.
             page.wait_for_load_state("load")
-            page.screenshot(path=str(path), full_page=True, timeout=30_000)
+            page.screenshot(path=str(path), full_page=True, scale="css", timeout=30_000)
         return path
 
     return save
