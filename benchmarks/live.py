@@ -214,6 +214,26 @@ def _raise_fd_limit() -> None:
 # --------------------------------------------------------------------------
 
 
+async def _serve_granian(app: Any, port: int) -> None:
+    """The app under Granian's embedded server (only where granian is
+    installed: no dependency of ligretto) until SIGINT. The tables then
+    write through the ASGI ``send`` (their direct write is uvicorn's)."""
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+    from granian.server.embed import Server
+
+    server = Server(
+        app,
+        address="127.0.0.1",
+        port=port,
+        interface=Interfaces.ASGI,
+        backlog=4096,
+        log_level=LogLevels.warning,
+    )
+    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, server.stop)
+    await server.serve()
+
+
 #: The servers' WebSocket protocol by ``--server-ws``: the app's own (uvicorn's
 #: sans-I/O one with the tables' direct write, ``web/ws_protocol.py``), or
 #: uvicorn's stock ones, to compare on this workload.
@@ -222,6 +242,9 @@ SERVER_WS = {
     "websockets": "websockets-sansio",
     "websockets-legacy": "websockets",
     "wsproto": "wsproto",
+    # Another ASGI server altogether, whose HTTP and WebSocket are Rust
+    # (Hyper, Tokio): its embedded server on this process's event loop.
+    "granian": None,
 }
 
 
@@ -275,7 +298,10 @@ def serve(
         watcher = asyncio.get_running_loop().create_task(lag.run())
         sampler = asyncio.get_running_loop().create_task(split.run())
         try:
-            await uvicorn.Server(config).serve()
+            if ws == "granian":
+                await _serve_granian(app, port)
+            else:
+                await uvicorn.Server(config).serve()
         finally:
             # uvicorn re-raises the SIGINT that stopped it: report first.
             watcher.cancel()
@@ -556,8 +582,9 @@ def main() -> None:
         "--server-ws",
         choices=list(SERVER_WS),
         default="ligretto",
-        help="the servers' WebSocket protocol: the app's own, or one of uvicorn's as it "
-        "ships (wsproto only where it is installed; no dependency of ligretto)",
+        help="the servers' WebSocket protocol: the app's own, one of uvicorn's as it "
+        "ships, or Granian's server (wsproto and granian only where they are "
+        "installed; no dependencies of ligretto)",
     )
     parser.add_argument(
         "--no-split",
