@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from helpers.live_wire import tables_of
 from helpers.profiles import examples
+from ligretto.live.registry import TableCapError, TableUnreachableError
+from ligretto.store.live_tables import TableElsewhereError
 from ligretto.tafel.limits import MAX_AGREED_ROUNDS, MAX_NAME_LENGTH, MAX_TARGET
 from ligretto.tafel.names import InvalidNameError, clean_name
 
@@ -156,6 +158,48 @@ def test_the_forms_answer_the_table_cap_with_a_translated_page(
     assert quick.status_code == 503 and text in quick.text
     assert quick.headers["retry-after"] == "60" and 'value="Dora"' in quick.text
     assert len(tables_of(full_server)) == before
+
+
+WHY_NOT_NOW = {
+    "full": {
+        "en": "as many tables as it can run right now. This page tries again",
+        "de": "so viele Tische, wie er betreiben kann. Diese Seite versucht",
+        "nb": "så mange bord som den kan drive. Denne siden prøver igjen",
+    },
+    "away": {
+        "en": "cannot reach its database just now",
+        "de": "erreicht seine Datenbank gerade nicht",
+        "nb": "når ikke databasen sin akkurat nå",
+    },
+    "elsewhere": {
+        "en": "is being taken over by another server process",
+        "de": "Serverprozess",
+        "nb": "blir nå overtatt av en annen serverprosess",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nb"])
+@pytest.mark.parametrize("cause", list(WHY_NOT_NOW))
+def test_a_table_that_cannot_be_opened_now_says_why_and_comes_back(
+    app_client: TestClient, monkeypatch: pytest.MonkeyPatch, cause: str, lang: str
+) -> None:
+    registry = tables_of(app_client)
+    error: Exception = {
+        "full": TableCapError(registry.max_tables),
+        "away": TableUnreachableError(),
+        "elsewhere": TableElsewhereError("ABC123"),
+    }[cause]
+
+    async def find(code: str) -> None:
+        raise error
+
+    monkeypatch.setattr(registry, "find", find)
+    page = app_client.get(f"/play/ABC123?lang={lang}")
+    assert page.status_code == 503 and int(page.headers["retry-after"]) > 0
+    assert '<meta http-equiv="refresh" content="5">' in page.text  # it tries again
+    said = [text for other in WHY_NOT_NOW.values() for text in other.values() if text in page.text]
+    assert said == [WHY_NOT_NOW[cause][lang]]  # this cause's words, and no other's
 
 
 # --------------------------------------------------------------------------

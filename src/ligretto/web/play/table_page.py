@@ -35,7 +35,9 @@ async def table_page(request: Request, code: str) -> HTMLResponse:
         page.headers["Retry-After"] = str(ELSEWHERE_RETRY)
         return page
     except TableCapError as exc:
-        page = render(request, "play/moving.html", {"code": code[:12]}, status_code=503)
+        page = render(
+            request, "play/moving.html", {"code": code[:12], "full": True}, status_code=503
+        )
         page.headers["Retry-After"] = str(exc.retry_after)
         return page
     if table is None:
