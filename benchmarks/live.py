@@ -50,13 +50,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from live_clients import Stats, _cpu_seconds, drive  # benchmarks/live_clients.py
+from live_clients import Stats, drive  # benchmarks/live_clients.py
 from live_server import (  # benchmarks/live_server.py
     SERVER_WS,
     GcWatch,
     LoopLag,
-    _free_port,
-    _raise_fd_limit,
+    cpu_seconds,
+    free_port,
+    raise_fd_limit,
     serve,
     split_in_window,
     split_report,
@@ -127,7 +128,7 @@ def main() -> None:
         parser.error("--tables 1..5000, --seats 2..12, --seconds 1..600")
     if not 1 <= args.processes <= 8:
         parser.error("--processes 1..8")
-    _raise_fd_limit()
+    raise_fd_limit()
     if args.replays != "compare":
         measure(args, args.replays)
         return
@@ -186,7 +187,7 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
     """One load run against fresh server processes; prints its report."""
     machine = reference_rate()  # before the load; again after it
     proxied = args.proxy or args.processes > 1
-    ports = [_free_port() for _ in range(args.processes)]
+    ports = [free_port() for _ in range(args.processes)]
     proxy = None
     with tempfile.TemporaryDirectory() as data_dir:
         servers = [
@@ -218,7 +219,7 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
             if proxied:
                 proxy = _start_proxy(Path(data_dir), ports)
                 base = proxy.url
-            cpu_before = [_cpu_seconds(server.pid) for server in servers]
+            cpu_before = [cpu_seconds(server.pid) for server in servers]
             client_before = time.process_time()
             client_gc = GcWatch()
             # The load generator's own collector pauses would count as the
@@ -239,7 +240,7 @@ def measure(args: argparse.Namespace, replays: str) -> Measured:
                 )
             )
             server_cpu = [
-                _cpu_seconds(server.pid) - before
+                cpu_seconds(server.pid) - before
                 for server, before in zip(servers, cpu_before, strict=True)
             ]
             client_cpu = time.process_time() - client_before

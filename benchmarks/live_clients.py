@@ -9,16 +9,14 @@ import asyncio
 import collections
 import contextlib
 import json
-import os
 import random
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
-from live_server import LoopLag  # benchmarks/live_server.py
+from live_server import LoopLag, cpu_seconds  # benchmarks/live_server.py
 
 from ligretto.bots import make_bot
 from ligretto.live.client import view_from_dict
@@ -191,10 +189,10 @@ class SeatClient:
 async def _window_cpu(stats: Stats, pids: list[int]) -> None:
     """The CPU the servers and this process use in the measured window."""
     await asyncio.sleep(max(0.0, stats.window_start - time.perf_counter()))
-    before = [_cpu_seconds(pid) for pid in pids]
+    before = [cpu_seconds(pid) for pid in pids]
     client_before = time.process_time()
     await asyncio.sleep(max(0.0, stats.window_end - time.perf_counter()))
-    stats.window_cpu = [_cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)]
+    stats.window_cpu = [cpu_seconds(pid) - b for pid, b in zip(pids, before, strict=True)]
     stats.window_client_cpu = time.process_time() - client_before
 
 
@@ -259,13 +257,3 @@ async def drive(
         task.cancel()
     lag_task.cancel()
     return stats
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc), or -inf."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
-    except (OSError, IndexError, ValueError):
-        return float("-inf")

@@ -14,18 +14,16 @@ import gc
 import json
 import resource
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+# Re-exported for live.py and live_clients.py: the one /proc reader and port finder.
+from helpers.processes import cpu_seconds as cpu_seconds
+from ligretto.child_process import free_port as free_port
 
 
 class GcWatch:
@@ -163,7 +161,7 @@ def split_report(name: str, split: dict[str, float]) -> str:
     return "\n".join(lines)
 
 
-def _raise_fd_limit() -> None:
+def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -223,7 +221,7 @@ def serve(
     from ligretto.web.server_options import uvicorn_options
     from ligretto.web.settings import Settings
 
-    _raise_fd_limit()
+    raise_fd_limit()
     watch = GcWatch()  # the collector as the app sets it (ligretto.web.play)
     # One client address opens every table: the per-client limits are off.
     app = create_app(

@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers.group_load import peak_rss_mb
 from helpers.large_bodies import oversized_import
+from helpers.processes import cpu_seconds
 from helpers.raw_http import Exchange, chunked, pieces, request_head
 from ligretto.serve_process import ServeProcess, environment_without_database_url
 
@@ -97,11 +98,6 @@ class Outcome:
     probes: list[float]
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _import(framing: str) -> tuple[bytes, Iterator[bytes]]:
     body = oversized_import()
     headers = {"Content-Type": "application/json"}
@@ -147,7 +143,7 @@ SCENARIOS: dict[str, Callable[[], tuple[bytes, Iterator[bytes]]]] = {
 def run_scenario(server: ServeProcess, probe: TimedProbe, name: str) -> Outcome:
     head, rest = SCENARIOS[name]()
     memory_before = peak_rss_mb(server.pid)
-    cpu_before = _cpu_seconds(server.pid)
+    cpu_before = cpu_seconds(server.pid)
     start = time.perf_counter()
     with Exchange(server.port) as exchange:
         exchange.send(head)
@@ -171,7 +167,7 @@ def run_scenario(server: ServeProcess, probe: TimedProbe, name: str) -> Outcome:
         refused_after=answered_at[0] - sent_head,
         sent_at_answer=exchange.sent_at_answer or 0,
         sent=exchange.sent,
-        cpu=_cpu_seconds(server.pid) - cpu_before,
+        cpu=cpu_seconds(server.pid) - cpu_before,
         memory=(memory_before, peak_rss_mb(server.pid)),
         probes=probe.between(start, end + 0.3),
     )

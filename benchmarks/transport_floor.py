@@ -35,15 +35,10 @@ from typing import cast
 import uvloop
 from reference import reference_rate  # benchmarks/reference.py
 
+from ligretto.child_process import free_port
+
 # A client's move as live.py's clients send it: one small masked text frame.
 MOVE = b"\x81\xb8\x00\x00\x00\x00" + b'{"type":"move","action":"play R3 row0 p1","ref":12345678}'
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 # ---------------------------------------------------------------- the server
@@ -153,7 +148,7 @@ def main() -> None:
     if not 1 <= args.tables <= 5000 or not 126 <= args.size <= 65535 or not 1 <= args.writes <= 4:
         parser.error("--tables 1..5000, --size 126..65535, --writes 1..4")
     machine = reference_rate()
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [
             sys.executable,
