@@ -173,7 +173,7 @@ WHY_NOT_NOW = {
     },
     "elsewhere": {
         "en": "is being taken over by another server process",
-        "de": "Serverprozess",
+        "de": "wird gerade von einem anderen Serverprozess übernommen",
         "nb": "blir nå overtatt av en annen serverprosess",
     },
 }
