@@ -345,7 +345,9 @@ def _receive(ws: Any, *types: str, limit: int = 500) -> dict[str, Any]:
 
 class Person:
     """One person at a table through the proxy: joins, keeps the newest view,
-    plays the first legal move (a card to the middle when there is one)."""
+    plays the first legal move (a card to the middle when there is one), and
+    agrees to "We're stuck" when the table offers it (R4: a deal where no
+    card fits anywhere ends only so)."""
 
     def __init__(self, url: str, code: str, join: dict[str, Any]) -> None:
         # Entered like ``with ws_connect(...)``; :meth:`close` closes it.
@@ -362,6 +364,8 @@ class Person:
         self.last: dict[str, Any] | None = None
         self.over: dict[str, Any] | None = None
         self.ref = 0
+        self.stuck_offered = False
+        self.agreed = False
 
     def read(self) -> None:
         """Everything that has arrived, without waiting."""
@@ -387,9 +391,16 @@ class Person:
             self.last = message
         elif message["type"] == "round_over":
             self.over = message
+        elif message["type"] == "table":
+            self.stuck_offered = bool(message["table"].get("stuck_offered"))
+            self.agreed = self.agreed and self.stuck_offered  # a new offer, a new answer
 
     def move(self) -> None:
         if self.last is None or self.over is not None:
+            return
+        if self.stuck_offered and not self.agreed:
+            self.agreed = True
+            self.ws.send(json.dumps({"v": 1, "type": "stuck"}))
             return
         actions = self.last["view"]["actions"]
         plays = [a for a in actions if a["kind"] == "play"]
@@ -470,7 +481,9 @@ def test_when_a_process_dies_its_online_table_moves_to_another_with_the_same_car
             # Where it stood: a view the seat saw (at most the moves of the
             # last 50 ms before the kill are gone).
             assert seq in seen[p.seat] and cards == seen[p.seat][seq], seq
-        deadline = time.monotonic() + 90
+        # A deal may leave no card that fits: then the table offers "We're
+        # stuck" after 45 s without a card to the middle, and both agree.
+        deadline = time.monotonic() + 180
         while anna.over is None or ben.over is None:
             assert time.monotonic() < deadline, "the round did not end"
             time.sleep(0.1)
