@@ -16,7 +16,7 @@ CORE        := $(VENV)/.core-stamp
 CORE_SRC    := $(wildcard src/ligretto/rules/*.py src/ligretto/sim/*.py src/ligretto/bots/*.py)
 BUILD_TOOLS := setuptools wheel mypy mypy_extensions
 
-.PHONY: run test test-pure check flake-hunt lint typecheck pytest bench fuzz venv clean
+.PHONY: run test test-pure check flake-hunt file-times lint typecheck pytest bench fuzz venv clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py mypyc.ini
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -48,8 +48,11 @@ typecheck: $(STAMP)
 # never share process names): much of a browser or server test is waiting
 # for a page, a socket or a countdown, and a second worker per core fills
 # that time (16 min 42 s instead of 22 min 05 s for the compiled pass on
-# the 2-core machine, 2026-12-06). PYTEST_ARGS replaces them.
-PYTEST_ARGS ?= -n 4 --dist loadfile
+# the 2-core machine, 2026-12-06). The files go out longest first
+# (--no-loadscope-reorder keeps the order tests/helpers/file_order.py gives
+# them from tests/file_times.json), so that no long file starts last and
+# runs alone at the end. PYTEST_ARGS replaces them.
+PYTEST_ARGS ?= -n 4 --dist loadfile --no-loadscope-reorder
 pytest: $(STAMP) $(CORE)
 	@$(VENV)/bin/ligretto version
 	@$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
@@ -95,7 +98,7 @@ CHECK_BASE    ?= HEAD
 BROWSER_TESTS ?= $(shell git diff --name-only $(CHECK_BASE) -- 'tests/browser/test_*.py' 2>/dev/null; \
                    git ls-files --others --exclude-standard -- 'tests/browser/test_*.py')
 check: lint $(CORE)
-	@$(VENV)/bin/pytest -q -n auto --dist loadfile -m "not browser and not slow"
+	@$(VENV)/bin/pytest -q -n auto --dist loadfile --no-loadscope-reorder -m "not browser and not slow"
 	@if [ -n "$(strip $(BROWSER_TESTS))" ]; then \
 	  echo "browser tests touched by this change: $(strip $(BROWSER_TESTS))"; \
 	  $(VENV)/bin/pytest -q -n 2 --dist loadfile $(sort $(BROWSER_TESTS)); \
@@ -108,6 +111,11 @@ FLAKE_RUNS  ?= 5
 FLAKE_TESTS ?= tests/browser tests/live tests/deploy
 flake-hunt: $(STAMP) $(CORE)
 	$(PY) scripts/flake_hunt.py --runs $(FLAKE_RUNS) -- $(PYTEST_ARGS) $(FLAKE_TESTS)
+
+# Runs the compiled pass and records each test file's time in
+# tests/file_times.json, the order the next runs hand files out in.
+file-times: $(STAMP) $(CORE)
+	LIGRETTO_FILE_TIMES_OUT=tests/file_times.json $(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
 # A longer schema-driven fuzz of the JSON API than the one in `make test`.
 FUZZ_EXAMPLES ?= 500

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine
 
+from helpers import file_order
 from helpers.pg_schema import throwaway_schema
 from helpers.postgres import postgres_base_url
 from helpers.profiles import CI_EXAMPLES, FAST_EXAMPLES
@@ -48,6 +49,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 # per-client rate limits are tested on their own (tests/web/test_rate_limits.py)
 # and are off elsewhere, also in servers the tests start as processes.
 os.environ.setdefault("LIGRETTO_RATE_LIMITS", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The longest test files first (helpers/file_order.py says why).
+    config.pluginmanager.register(file_order, "ligretto-file-order")
 
 
 BROWSER_TESTS = Path(__file__).parent / "browser"

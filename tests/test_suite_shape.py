@@ -9,6 +9,8 @@
   a ``sleep`` outside a loop is only a time that must at least pass (a
   busy machine can only lengthen it) and says so with "at least" on its line.
 - The pure pass (``make test-pure``) runs the tests of every compiled package.
+- The parallel passes hand out the longest files first
+  (``helpers/file_order.py``), by a record that names only files that exist.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from helpers.file_order import RECORD, longest_first, recorded_times
 from ligretto._build import COMPILED
 
 TESTS = Path(__file__).resolve().parent
@@ -102,3 +105,18 @@ def test_the_pure_pass_runs_the_tests_of_every_compiled_package() -> None:
     assert {f"tests/{package}" for package in packages} <= pure, pure
     assert "tests/test_build.py" in pure
     assert all((ROOT / path).exists() for path in pure), pure
+
+
+def test_the_longest_files_go_out_first_and_ties_keep_their_order() -> None:
+    times = {"a.py": 10.0, "b.py": 300.0, "c.py": 40.0, "d.py": 40.0}
+    # e.py is new: it counts as a file of the median time (40 s).
+    files = ["a.py", "e.py", "c.py", "d.py", "b.py"]
+    assert longest_first(files, times) == ["b.py", "e.py", "c.py", "d.py", "a.py"]
+    assert longest_first(files, {}) == files
+
+
+def test_the_record_of_file_times_names_only_test_files_that_exist() -> None:
+    times = recorded_times(RECORD)
+    assert times, f"{RECORD.relative_to(ROOT)} is missing: make file-times writes it"
+    gone = [name for name in times if not (ROOT / name).is_file()]
+    assert gone == [], f"files no longer there (make file-times): {gone}"

@@ -51,7 +51,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.skip("needs Playwright and Debian's Chromium at /usr/bin/chromium")
+        pytest.skip(f"needs Debian's Chromium at {CHROMIUM} (package chromium-headless-shell)")
     playwright = sync_playwright().start()
     try:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
