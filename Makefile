@@ -8,10 +8,12 @@ PORT   ?= 8000
 
 # The rules core is compiled with mypyc when a C compiler is present
 # (setup.py; CONTRIBUTING.md "The compiled core"): the build tools are
-# installed first, pinned, and the editable install builds the extensions
-# beside their sources. $(CORE) rebuilds them whenever a compiled source
-# changed (--force: without it an edited source could leave the old .so in
-# place); ligretto refuses stale ones at import (it runs the pure sources).
+# installed first, pinned, then the editable package (pure: it compiles
+# nothing), and $(CORE) builds the extensions beside their sources, again
+# whenever a compiled source changed (--force: without it an edited source
+# could leave the old .so in place); ligretto refuses stale ones at import
+# (it runs the pure sources). The build and `make lint` take one core each
+# for half a minute: `make test` and `make check` run them side by side.
 CORE        := $(VENV)/.core-stamp
 CORE_SRC    := $(wildcard src/ligretto/rules/*.py src/ligretto/sim/*.py src/ligretto/bots/*.py)
 BUILD_TOOLS := setuptools wheel mypy mypy_extensions
@@ -21,8 +23,8 @@ BUILD_TOOLS := setuptools wheel mypy mypy_extensions
 $(STAMP): pyproject.toml constraints.txt setup.py mypyc.ini
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt $(BUILD_TOOLS)
-	$(PY) -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[test]'
-	touch $(STAMP) $(CORE)
+	LIGRETTO_PURE_BUILD=1 $(PY) -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[test]'
+	touch $(STAMP)
 
 $(CORE): $(STAMP) $(CORE_SRC)
 	$(PY) setup.py --quiet build_ext --inplace --force
@@ -65,7 +67,9 @@ pytest: $(STAMP) $(CORE)
 # output is kept and printed after the compiled one's; make test fails if
 # either fails.
 PURE_LOG ?= $(VENV)/pure-pass.log
-test: lint $(STAMP) $(CORE)
+LINT_AND_CORE := $(MAKE) --no-print-directory -j 2 --output-sync=target lint $(CORE)
+test: $(STAMP)
+	@$(LINT_AND_CORE)
 	@PYTEST_ARGS="$(PURE_ARGS)" $(MAKE) --no-print-directory test-pure > $(PURE_LOG) 2>&1 & pure=$$!; \
 	  $(MAKE) --no-print-directory pytest; compiled=$$?; \
 	  wait $$pure; rc=$$?; \
@@ -97,7 +101,8 @@ test-pure: $(STAMP)
 CHECK_BASE    ?= HEAD
 BROWSER_TESTS ?= $(shell git diff --name-only $(CHECK_BASE) -- 'tests/browser/test_*.py' 2>/dev/null; \
                    git ls-files --others --exclude-standard -- 'tests/browser/test_*.py')
-check: lint $(CORE)
+check: $(STAMP)
+	@$(LINT_AND_CORE)
 	@$(VENV)/bin/pytest -q -n auto --dist loadfile --no-loadscope-reorder -m "not browser and not slow"
 	@if [ -n "$(strip $(BROWSER_TESTS))" ]; then \
 	  echo "browser tests touched by this change: $(strip $(BROWSER_TESTS))"; \
