@@ -2,7 +2,9 @@
 
 Hypothesis runs the ``fast`` profile unless HYPOTHESIS_PROFILE names another:
 ``.ci/run`` sets HYPOTHESIS_PROFILE=ci, the thorough one (see
-``helpers.profiles`` for ``examples(n)``, which scales pinned example counts).
+``helpers.profiles`` for ``examples(n)``, which scales pinned example counts);
+the pure pass (``LIGRETTO_PURE=1``) then takes ``ci-pure``, a quarter of the
+examples.
 
 The PostgreSQL variants run when LIGRETTO_TEST_POSTGRES_URL is set (``.ci/run``
 starts a throwaway server); without it they skip, unless
@@ -43,7 +45,15 @@ settings.register_profile(
     database=None,
     print_blob=True,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+# The pure pass (LIGRETTO_PURE=1, `make test-pure`) reruns the compiled
+# code's tests to show that both builds behave alike: a difference between
+# them shows in any example. Under ``ci`` it takes a quarter of the examples
+# (``ci-pure``); the compiled pass explores with all of them.
+settings.register_profile("ci-pure", parent=settings.get_profile("ci"), max_examples=FAST_EXAMPLES)
+_profile = os.environ.get("HYPOTHESIS_PROFILE", "fast")
+if _profile == "ci" and os.environ.get("LIGRETTO_PURE", "") not in ("", "0"):
+    _profile = "ci-pure"
+settings.load_profile(_profile)
 
 # Most tests create games and tables far faster than a person could; the
 # per-client rate limits are tested on their own (tests/web/test_rate_limits.py)

@@ -1,6 +1,7 @@
 """Bots never choose an illegal action; the only refusals are lost races (R3).
 
-10,000 short random rounds across every rule option, player count, strategy
+10,000 short random rounds (a quarter in the ``fast`` profile and the pure
+pass: ``examples``) across every rule option, player count, strategy
 and level. At each decision the chosen action is checked against the round
 *at that moment* with ``Round.is_legal``; afterwards every refusal the
 simulator met must have been ``PileTakenError`` — a race lost to a faster seat
@@ -13,15 +14,16 @@ import random
 
 import pytest
 
+from helpers.profiles import examples
 from ligretto.bots import Bot, BotView, Decision, make_bot
 from ligretto.bots.strategies import STRATEGIES
 from ligretto.bots.timing import Level
 from ligretto.rules import Round, RuleOptions
 from ligretto.sim.engine import RoundLimits, simulate_round
 
-ROUNDS = 10_000
+ROUNDS = examples(10_000)
 PARTS = 4
-# Short rounds keep 10,000 of them quick; the opening of a round has as many
+# Short rounds keep thousands of them quick; the opening of a round has as many
 # decisions and races as its end.
 LIMITS = RoundLimits(max_actions=90)
 

@@ -6,8 +6,9 @@ row). The bots store where it helps, so that is rare; the simulator's stall
 guard settles what remains (``Round.settle_stuck``, counted as ``stuck``),
 and ``stalled`` — the safety limit — never happens.
 
-The default run plays 1,000 row-storage and 333 plain rounds per strategy
-(2–4 seats, mixed levels, both R4 options), a few seconds each;
+The CI run plays 1,000 row-storage and 333 plain rounds per strategy
+(2–4 seats, mixed levels, both R4 options), a few seconds each; the
+``fast`` profile and the pure pass a quarter of them (``examples``);
 ``LIGRETTO_STALL_ROUNDS=20000`` plays that many row-storage rounds instead.
 """
 
@@ -19,13 +20,14 @@ from typing import ClassVar
 
 import pytest
 
+from helpers.profiles import examples
 from ligretto.bots import Bot, BotSpec, BotView, Strategy, make_bot, reaction_model, strategy_names
 from ligretto.bots.timing import Level
 from ligretto.rules import Action, RuleOptions, Store, Termination
 from ligretto.sim.engine import RoundLimits, simulate_round
 from ligretto.sim.seeds import derive_seed
 
-ROUNDS = int(os.environ.get("LIGRETTO_STALL_ROUNDS", "1000"))
+ROUNDS = int(os.environ.get("LIGRETTO_STALL_ROUNDS", examples(1000)))
 PLAIN_ROUNDS = max(1, ROUNDS // 3)
 
 
