@@ -27,7 +27,7 @@ from playwright.sync_api import Page, expect
 
 from helpers.browser import NewPage, PlayServer, Shoot, serving
 from helpers.play import host_table, serve_play, start_practice
-from helpers.reflow import MODES, Mode, large_phone, reflow_problems
+from helpers.reflow import MODES, large_phone, reflow_problems, turn
 from ligretto.live.settings import TableSettings
 
 LANGS = ("de", "en", "nb")
@@ -112,19 +112,22 @@ def saved(still: PlayServer) -> Saved:
 
 
 def check(page: Page, shoot: Shoot, name: str, found: dict[str, Any], scope: str = "body") -> None:
-    """Measure the page as it is now (what lies over the rest: ``scope``); shoot it."""
-    problems = reflow_problems(page, scope)
-    if problems:
-        found[name] = problems
-    shoot(page, name)
+    """Measure the page as it is now in both modes, 200 % text and 200 %
+    zoom (what lies over the rest: ``scope``); shoot it in each."""
+    for mode in MODES:
+        turn(page, mode)
+        shot = f"reflow-{mode}-{name}"
+        problems = reflow_problems(page, scope)
+        if problems:
+            found[shot] = problems
+        shoot(page, shot)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("mode", MODES)
 def test_every_page_reflows(
-    still: PlayServer, saved: Saved, new_page: NewPage, shoot: Shoot, mode: Mode, lang: str
+    still: PlayServer, saved: Saved, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
-    page = large_phone(new_page, mode, lang)
+    page = large_phone(new_page, "text", lang)
     pages = {
         "start": "/",
         "play": "/play",
@@ -144,46 +147,45 @@ def test_every_page_reflows(
     for name, path in pages.items():
         page.goto(f"{still.url}{path}")
         expect(page.locator("main")).to_be_visible()
-        check(page, shoot, f"reflow-{mode}-{lang}-{name}", found)
+        check(page, shoot, f"{lang}-{name}", found)
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("mode", MODES)
 def test_the_table_reflows_in_every_state(
-    still: PlayServer, quick: PlayServer, new_page: NewPage, shoot: Shoot, mode: Mode, lang: str
+    still: PlayServer, quick: PlayServer, new_page: NewPage, shoot: Shoot, lang: str
 ) -> None:
     found: dict[str, Any] = {}
-    page = large_phone(new_page, mode, lang)
+    page = large_phone(new_page, "text", lang)
     # The lobby, as the host sees it (the invite's code and QR code).
     bots = [{"seat": seat, "strategy": "greedy"} for seat in (1, 2, 3)]
     host_table(page, still, 4, bots, lang)
-    check(page, shoot, f"reflow-{mode}-{lang}-lobby", found)
+    check(page, shoot, f"{lang}-lobby", found)
     # In play, then in the screen-reader mode (its moves and choices).
     page.locator("#start").click()
     expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
     expect(page.locator("#countdown")).to_be_hidden()
-    check(page, shoot, f"reflow-{mode}-{lang}-table", found)
+    check(page, shoot, f"{lang}-table", found)
     page.evaluate("localStorage.setItem('ligretto.play.reader', 'on')")
     page.reload()
     expect(page.locator("#reader-actions button").first).to_be_visible()
-    check(page, shoot, f"reflow-{mode}-{lang}-reader", found)
+    check(page, shoot, f"{lang}-reader", found)
     # A round's scores (the bots end it in seconds), and its replay.
-    page = large_phone(new_page, mode, lang)
+    page = large_phone(new_page, "text", lang)
     host_table(page, quick, 2, [{"seat": 1, "strategy": "greedy"}], lang)
     page.locator("#start").click()
     round_over(page, "#scores")
-    check(page, shoot, f"reflow-{mode}-{lang}-scores", found, "#scores")
+    check(page, shoot, f"{lang}-scores", found, "#scores")
     replay = page.locator("#scores-replay").get_attribute("href")
     assert replay is not None
     page.goto(f"{quick.url}{replay}")
     expect(page.locator("main")).to_be_visible()
-    check(page, shoot, f"reflow-{mode}-{lang}-replay", found)
+    check(page, shoot, f"{lang}-replay", found)
     # The practice round's end.
-    page = large_phone(new_page, mode, lang)
+    page = large_phone(new_page, "text", lang)
     start_practice(page, quick, lang=lang, after_countdown=False)
     round_over(page, "#practice-end")
-    check(page, shoot, f"reflow-{mode}-{lang}-practice-end", found, "#practice-end")
+    check(page, shoot, f"{lang}-practice-end", found, "#practice-end")
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 

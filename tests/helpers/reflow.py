@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import CDPSession, Page, ViewportSize
 
 from helpers.browser import LOCALES, PHONE, NewPage
 
@@ -30,15 +30,45 @@ ZOOMED: ViewportSize = {"width": PHONE["width"] // 2, "height": PHONE["height"] 
 """A 360 × 740 phone at 200 % page zoom, in CSS pixels."""
 
 
+FONT_SIZES: dict[Mode, dict[str, int]] = {
+    "text": {"standard": 32, "fixed": 26},
+    "zoom": {"standard": 16, "fixed": 13},  # Chromium's defaults
+}
+"""Chromium's default font sizes (CSS px) in each mode."""
+
+_SESSIONS: dict[Page, CDPSession] = {}
+"""One DevTools session a page: its font sizes stay as the last call set them."""
+
+
 def large_phone(new_page: NewPage, mode: Mode, lang: str) -> Page:
-    """A phone page in ``lang`` at 200 % text or 200 % zoom."""
-    if mode == "zoom":
-        return new_page(ZOOMED, locale=LOCALES[lang], touch=True)
-    page = new_page(PHONE, locale=LOCALES[lang])
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Page.enable")
-    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    """A phone page in ``lang`` at 200 % text or 200 % zoom (``turn`` changes it)."""
+    page = new_page(PHONE, locale=LOCALES[lang], touch=True)
+    turn(page, mode)
     return page
+
+
+AWAIT_RESIZE = """() => { window.__reflowResized = new Promise((resolve, reject) => {
+  addEventListener("resize", () => resolve(true), { once: true });
+  setTimeout(() => reject(new Error("no resize event came")), 10000);
+}); }"""
+"""Listens for the next resize, after the page's own listeners (added at load)."""
+
+
+def turn(page: Page, mode: Mode) -> None:
+    """Show ``page`` as it is at 200 % text or at 200 % zoom: the same state
+    measured both ways without playing it twice. The font size is set
+    first, then the viewport; the call returns once the page's own resize
+    handlers have run (the online table lays its cards out again there)."""
+    if page not in _SESSIONS:
+        _SESSIONS[page] = page.context.new_cdp_session(page)
+        _SESSIONS[page].send("Page.enable")
+    _SESSIONS[page].send("Page.setFontSizes", {"fontSizes": FONT_SIZES[mode]})
+    size = ZOOMED if mode == "zoom" else PHONE
+    if page.viewport_size == size:
+        return
+    page.evaluate(AWAIT_RESIZE)
+    page.set_viewport_size(size)
+    page.evaluate("() => window.__reflowResized")
 
 
 PROBLEMS = (Path(__file__).parent / "reflow.js").read_text()
