@@ -18,7 +18,7 @@ CORE        := $(VENV)/.core-stamp
 CORE_SRC    := $(wildcard src/ligretto/rules/*.py src/ligretto/sim/*.py src/ligretto/bots/*.py)
 BUILD_TOOLS := setuptools wheel mypy mypy_extensions
 
-.PHONY: run test test-pure check flake-hunt file-times lint typecheck pytest bench fuzz venv clean
+.PHONY: run test test-pure check flake-hunt file-times file-cpu lint typecheck pytest bench fuzz venv clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py mypyc.ini
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -121,6 +121,14 @@ flake-hunt: $(STAMP) $(CORE)
 # tests/file_times.json, the order the next runs hand files out in.
 file-times: $(STAMP) $(CORE)
 	LIGRETTO_FILE_TIMES_OUT=tests/file_times.json $(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+# Runs the compiled pass and records the CPU each test file took, with the
+# browsers and servers it started (tests/helpers/file_cpu.py; needs a
+# writable cgroup, as root): what to cut first when the suite is too slow.
+FILE_CPU ?= test-artifacts/file-cpu.json
+file-cpu: $(STAMP) $(CORE)
+	mkdir -p $(dir $(FILE_CPU))
+	LIGRETTO_FILE_CPU_OUT=$(FILE_CPU) $(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
 # A longer schema-driven fuzz of the JSON API than the one in `make test`.
 FUZZ_EXAMPLES ?= 500

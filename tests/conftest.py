@@ -22,7 +22,7 @@ import pytest
 from hypothesis import settings
 from sqlalchemy import Engine
 
-from helpers import file_order
+from helpers import file_cpu, file_order
 from helpers.pg_schema import throwaway_schema
 from helpers.postgres import postgres_base_url
 from helpers.profiles import CI_EXAMPLES, FAST_EXAMPLES
@@ -64,6 +64,8 @@ os.environ.setdefault("LIGRETTO_RATE_LIMITS", "0")
 def pytest_configure(config: pytest.Config) -> None:
     # The longest test files first (helpers/file_order.py says why).
     config.pluginmanager.register(file_order, "ligretto-file-order")
+    # CPU per file, children included, when asked (helpers/file_cpu.py).
+    file_cpu.register(config)
 
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
