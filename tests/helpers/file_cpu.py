@@ -41,7 +41,11 @@ Usage = Callable[[], float]
 
 def _join(group: Path) -> None:
     group.mkdir(exist_ok=True)
-    (group / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
+    try:
+        (group / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
+    except OSError:
+        group.rmdir()  # made, but not ours to enter (a delegated tree's rules)
+        raise
 
 
 def _v2_usage(group: Path) -> float:
