@@ -28,7 +28,11 @@ def scheduler() -> Iterator[str]:
         processes=False,
         protocol="tcp://",  # a real address, as a scheduler elsewhere would have
         host="127.0.0.1",
-        dashboard_address=None,
+        # The scheduler always serves HTTP (its health and metrics routes),
+        # on port 8787 when no address is given: a free port here, and no
+        # dashboard.
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
     ) as local:
         address: str = local.scheduler_address
         yield address
