@@ -9,7 +9,6 @@ game's index, however the chunks are spread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,21 +28,6 @@ distributed = pytest.importorskip("distributed")
 
 BOTS = ("stack-first:medium", "greedy:hard", "watchful:easy", "random:medium")
 SHUFFLES = ("uniform", "none", "riffle:1", "riffle:3", "perfect:1")
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """A local cluster of two workers (threads of this process), on 127.0.0.1 only."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp://",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as local:
-        address: str = local.scheduler_address
-        yield address
 
 
 @st.composite
