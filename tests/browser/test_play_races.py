@@ -67,7 +67,8 @@ def staged_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServ
 
 def test_a_chosen_card_waits_while_the_others_play_on(tmp_path: Path, new_page: NewPage) -> None:
     """The pile choice stays open through other players' moves (the issue's
-    first bug: every table update used to close it)."""
+    first bug: every table update used to close it), and a tap held through
+    a redraw still counts."""
     settings = TableSettings(
         countdown=0.5, away_after=30.0, bot_pace=0.25, dealer=two_red_piles_and_busy_bots
     )
@@ -98,7 +99,18 @@ def test_a_chosen_card_waits_while_the_others_play_on(tmp_path: Path, new_page: 
         page.locator("#start").click()
         expect(page.locator("#play")).to_have_attribute("data-phase", "playing")
         wait_until_it_fits(page, "row0")
-        page.locator('#my-row [data-source="row0"]').click()  # R2: both red piles fit
+        # The press is held while a bot's move redraws the card (its parts
+        # painted anew); the release still picks it. R2: both red piles fit.
+        card = page.locator('#my-row [data-source="row0"]')
+        box = card.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        card.evaluate(
+            "el => new Promise((done) => new MutationObserver((_, seen) => {"
+            " seen.disconnect(); done(); }).observe(el, { childList: true }))"
+        )
+        page.mouse.up()
         expect(page.locator("#middle .card.target")).to_have_count(2)
         seen = moves["others"]
         deadline = time.monotonic() + 20

@@ -49,9 +49,9 @@ def test_a_whole_game_never_sends_the_edit_token_in_an_address_or_referer(
     assert len(token) >= 20
     assert token not in page.url
 
-    for caller, stacks, middle in (
-        (0, {1: 2, 2: 6}, {0: 15, 1: 14, 2: 5}),
-        (1, {0: 1, 2: 3}, {0: 12, 1: 15, 2: 9}),
+    for number, caller, stacks, middle in (
+        (1, 0, {1: 2, 2: 6}, {0: 15, 1: 14, 2: 5}),
+        (2, 1, {0: 1, 2: 3}, {0: 12, 1: 15, 2: 9}),
     ):
         page.locator(f"input[name=stop][value='{caller}']").check()
         for seat, count in stacks.items():
@@ -60,7 +60,10 @@ def test_a_whole_game_never_sends_the_edit_token_in_an_address_or_referer(
         for seat, count in middle.items():
             page.locator(f"#middle-{seat}").fill(str(count))
         page.get_by_role("button", name=re.compile(r"^Save round \d+$")).click()
-        expect(page.locator(".message.ok")).to_contain_text("saved")
+        # The whole sentence: the board before it already says "Round 2:
+        # stacks saved.", and a click sent before the round's own board
+        # came would race the save's answer.
+        expect(page.locator(".message.ok")).to_contain_text(f"Round {number} saved.")
     page.get_by_role("link", name="Correct round 1").click()
     page.locator("#middle-1").fill("16")
     page.get_by_role("button", name="Save round 1").click()
