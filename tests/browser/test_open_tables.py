@@ -121,3 +121,36 @@ def test_without_the_stream_the_list_is_read_every_few_seconds(
     # The next read (every 4 s) brings it: a deadline, not a measure of speed.
     row = page.locator(f"#open-table-list li[data-code='{code}']")
     expect(row).to_contain_text("Dora", timeout=30_000)
+
+
+def test_a_join_pressed_while_the_list_changes_still_joins(
+    server: PlayServer, new_page: NewPage
+) -> None:
+    """The list is drawn anew when another table comes; a Join held through
+    that keeps its element and still joins (a press and a release on two
+    different elements would make no click)."""
+    page = new_page(PHONE)
+    page.goto(f"{server.url}/play?lang=en")
+    expect(page.locator("#open-tables")).to_have_attribute("data-feed", "stream")
+    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
+        first = other.post("/api/tables", json={"name": "Eva", "seats": 2, "public": True})
+        assert first.status_code == 201, first.text
+        code = first.json()["code"]
+        join = page.locator(f"#open-table-list li[data-code='{code}']").get_by_role("link")
+        join.scroll_into_view_if_needed()
+        page.locator("#quick-name").fill("Finn")
+        box = join.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.evaluate(
+            "() => { window.__redrawn = new Promise((done) => new MutationObserver("
+            "(_, seen) => { seen.disconnect(); done(); }).observe("
+            "document.getElementById('open-table-list'), { childList: true })); }"
+        )
+        second = other.post("/api/tables", json={"name": "Gus", "seats": 3, "public": True})
+        assert second.status_code == 201, second.text
+        page.evaluate("() => window.__redrawn")  # Gus's table is drawn
+    page.mouse.up()
+    expect(page).to_have_url(re.compile(rf"/play/{code}$"))
+    expect(page.locator("#seat-list")).to_contain_text("Finn")

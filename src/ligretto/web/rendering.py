@@ -87,6 +87,7 @@ IMPORTED_MODULES = (
     "play/reader_moves.js",
     "play/announcer.js",
     "play/rating.js",
+    "play/redraw.js",
 )
 """Modules that other modules import (keep in step with the imports: a browser
 test checks that every script loads versioned)."""

@@ -2,11 +2,13 @@
 // and my own cards, sized to the screen.
 //
 // Elements are updated in place (a pile keeps its element while its top
-// changes), so a tap or a drag that has begun is not lost when another
-// player's move redraws the table. The clicks on them are handled by
-// input.js on the stable containers (#middle, #mine).
+// changes), and a card's painted parts take no pointer events (table.css),
+// so a tap or a drag that has begun is not lost when another player's move
+// redraws the table (redraw.js). The clicks on them are handled by input.js
+// on the stable containers (#middle, #mine).
 import { cardPainter, newCard } from "./cards.js";
 import { $, T, absence, fmt, root } from "./page.js";
+import { arrange } from "./redraw.js";
 import { RETURN_MS, placeOf, started, state } from "./state.js";
 
 // The one card painter, shared with the replay page (cards.js).
@@ -19,15 +21,6 @@ function restart(el, name) {
   el.classList.remove(name);
   void el.offsetWidth;
   el.classList.add(name);
-}
-
-// Put `nodes` into `box` in this order, moving only what is out of place
-// (a node that stays is never taken out of the page).
-function arrange(box, nodes) {
-  nodes.forEach((node, i) => {
-    if (box.children[i] !== node) box.insertBefore(node, box.children[i] || null);
-  });
-  while (box.children.length > nodes.length) box.lastElementChild.remove();
 }
 
 // The element of `box` with data-key `key`, or a new one from `make`.

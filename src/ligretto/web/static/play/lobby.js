@@ -2,6 +2,7 @@
 // round, score board link and which buttons the phase offers.
 import { renderBoard, seatName } from "./board.js";
 import { $, T, absence, code, fmt, root, toast } from "./page.js";
+import { replaceKeeping } from "./redraw.js";
 import { reconnect, send } from "./socket.js";
 import { forgetToken, savedHostToken, serverNow, state } from "./state.js";
 
@@ -114,7 +115,7 @@ function renderHostPlayers(t, lobby) {
   const people = t.seats.filter((s) => s.kind === "human" && s.seat !== state.seat);
   const shown = state.host && !lobby && people.length > 0;
   $("host-players").hidden = !shown;
-  $("game-seat-list").replaceChildren(...(shown ? people.map((s) => seatItem(s, false)) : []));
+  replaceKeeping($("game-seat-list"), shown ? people.map((s) => seatItem(s, false)) : []);
 }
 
 export function renderTable() {
@@ -132,7 +133,7 @@ export function renderTable() {
     $("scores-board").href = t.tafel_url;
     $("scores-board").hidden = false;
   }
-  $("seat-list").replaceChildren(...t.seats.map((s) => seatItem(s, lobby)));
+  replaceKeeping($("seat-list"), t.seats.map((s) => seatItem(s, lobby)));
   renderHostPlayers(t, lobby);
   renderLeave(t);
   const free = t.seats.some((s) => s.kind === "empty");

@@ -5,6 +5,8 @@
 // table's page sits down under it. Only when the stream fails does the page
 // read GET /api/lobby every few seconds instead (and tries the stream again
 // now and then).
+import { replaceKeeping } from "./redraw.js";
+
 const section = document.getElementById("open-tables");
 const list = document.getElementById("open-table-list");
 // Polling, when the stream fails: often enough that a table that filled
@@ -80,10 +82,10 @@ function redraw() {
     empty.className = "muted";
     empty.id = "open-tables-empty";
     empty.textContent = section.dataset.empty;
-    list.replaceChildren(empty);
+    replaceKeeping(list, [empty]);
     return;
   }
-  list.replaceChildren(...tables.map(item));
+  replaceKeeping(list, tables.map(item));
 }
 
 async function refresh() {
