@@ -20,11 +20,29 @@ def test_a_group_counts_the_cpu_of_a_child_that_has_ended() -> None:
     found = own_group(f"ligretto-test-{os.getpid()}")
     if found is None:
         pytest.skip("no writable cgroup with a CPU counter here")
-    group, usage = found
     try:
-        before = usage()
+        before = found.usage()
         subprocess.run([sys.executable, "-c", SPIN], check=True)
-        assert usage() - before >= 0.5
+        assert found.usage() - before >= 0.5
     finally:
-        leave(group)
-    assert not group.exists()
+        leave(found)
+    assert not found.path.exists()
+    # Back in the group it started in, not merely the hierarchy's root.
+    assert str(os.getpid()) in (found.origin / "cgroup.procs").read_text().split()
+
+
+def test_leaving_returns_to_the_group_it_came_from_not_the_root() -> None:
+    if os.environ.get(ENV):
+        pytest.skip(f"{ENV} has put this process in a group of its own already")
+    first = own_group(f"ligretto-test-origin-{os.getpid()}")
+    if first is None:
+        pytest.skip("no writable cgroup with a CPU counter here")
+    try:
+        second = own_group(f"ligretto-test-inner-{os.getpid()}")
+        assert second is not None
+        assert second.origin == first.path
+        leave(second)
+        assert str(os.getpid()) in (first.path / "cgroup.procs").read_text().split()
+    finally:
+        leave(first)
+    assert not first.path.exists()

@@ -26,6 +26,7 @@ import json
 import os
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -37,6 +38,25 @@ V2 = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
 
 Usage = Callable[[], float]
 """Seconds of CPU a group's processes have used so far."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """A control group this process moved into, and where it came from."""
+
+    path: Path
+    origin: Path
+    usage: Usage
+
+
+def _origin(root: Path, controller: str) -> Path:
+    """The group this process is in now under ``root``, from /proc/self/cgroup
+    (``4:cpu,cpuacct:/a/b`` in v1, ``0::/a/b`` in v2)."""
+    for line in Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines():
+        _number, controllers, where = line.split(":", 2)
+        if controller in controllers.split(","):
+            return root / where.lstrip("/")
+    return root
 
 
 def _join(group: Path) -> None:
@@ -56,30 +76,32 @@ def _v2_usage(group: Path) -> float:
     raise OSError(f"{group / 'cpu.stat'} has no usage_usec")
 
 
-def own_group(name: str) -> tuple[Path, Usage] | None:
-    """Move this process into a new group ``name``; the group and its counter."""
+def own_group(name: str) -> Group | None:
+    """Move this process into a new group ``name`` beside the hierarchy's root."""
     try:
         if (V1 / "cpuacct.usage").exists():
+            origin = _origin(V1, "cpuacct")
             group = V1 / name
             _join(group)
             usage = group / "cpuacct.usage"
-            return group, lambda: int(usage.read_text(encoding="ascii")) / 1e9
+            return Group(group, origin, lambda: int(usage.read_text(encoding="ascii")) / 1e9)
         for root in V2:
             if (root / "cgroup.controllers").exists():
+                origin = _origin(root, "")
                 group = root / name
                 _join(group)
-                return group, partial(_v2_usage, group)
+                return Group(group, origin, partial(_v2_usage, group))
     except OSError:
         return None
     return None
 
 
-def leave(group: Path) -> None:
-    """Move this process back to the parent group and remove ``group``
+def leave(group: Group) -> None:
+    """Move this process back to the group it came from and remove its own
     (which stays while a process it started is still alive)."""
     try:
-        (group.parent / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
-        group.rmdir()
+        (group.origin / "cgroup.procs").write_text(str(os.getpid()), encoding="ascii")
+        group.path.rmdir()
     except OSError:
         pass
 
@@ -97,7 +119,7 @@ class FileCpu:
         self.seconds: defaultdict[str, float] = defaultdict(float)
         self.current: str | None = None
         self.mark = 0.0
-        self.group: tuple[Path, Usage] | None = None
+        self.group: Group | None = None
         self.is_worker = hasattr(config, "workerinput")
         uses_workers = getattr(config.option, "numprocesses", None) not in (None, 0)
         if self.is_worker or not uses_workers:  # the processes that run tests
@@ -116,13 +138,13 @@ class FileCpu:
     def pytest_runtest_protocol(self, item: pytest.Item) -> None:
         name = _file_of(item.nodeid)
         if self.group is not None and name != self.current:
-            self._charge(self.group[1])
+            self._charge(self.group.usage)
             self.current = name
 
     def pytest_sessionfinish(self) -> None:
         if self.group is None:
             return
-        self._charge(self.group[1])
+        self._charge(self.group.usage)
         self.current = None
         if self.is_worker:
             self.config.workeroutput["file_cpu"] = dict(self.seconds)  # type: ignore[attr-defined]
@@ -130,7 +152,7 @@ class FileCpu:
 
     def _leave(self) -> None:
         assert self.group is not None
-        leave(self.group[0])
+        leave(self.group)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: object) -> None:

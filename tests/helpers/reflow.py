@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from weakref import WeakKeyDictionary
 
 from playwright.sync_api import CDPSession, Page, ViewportSize
 
@@ -36,8 +37,9 @@ FONT_SIZES: dict[Mode, dict[str, int]] = {
 }
 """Chromium's default font sizes (CSS px) in each mode."""
 
-_SESSIONS: dict[Page, CDPSession] = {}
-"""One DevTools session a page: its font sizes stay as the last call set them."""
+_SESSIONS: WeakKeyDictionary[Page, CDPSession] = WeakKeyDictionary()
+"""One DevTools session a page, kept as long as the page: its font sizes
+stay as the last call set them."""
 
 
 def large_phone(new_page: NewPage, mode: Mode, lang: str) -> Page:
