@@ -19,6 +19,7 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
+    Playwright,
     ViewportSize,
     expect,
     sync_playwright,
@@ -48,21 +49,30 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     yield from serving(LiveServer(tmp_path_factory.mktemp("tafel-data")))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """Playwright's driver, once per test process: starting it costs more of
+    the machine (0.6 s of CPU) than launching Chromium does."""
     if not CHROMIUM.exists():
         pytest.skip(f"needs Debian's Chromium at {CHROMIUM} (package chromium-headless-shell)")
-    playwright = sync_playwright().start()
+    driver = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            with watchdog("closing Chromium"):
-                chromium.close()
+        yield driver
     finally:
         with watchdog("stopping Playwright"):
-            playwright.stop()
+            driver.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """One Chromium per module: a module that hangs or crashes it leaves the
+    next module a fresh one."""
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    try:
+        yield chromium
+    finally:
+        with watchdog("closing Chromium"):
+            chromium.close()
 
 
 def _context(browser: Browser, viewport: ViewportSize, **options: object) -> BrowserContext:
