@@ -122,6 +122,7 @@ def _edge(model: str, games: int) -> float:
     return simulate(config, games=games).comparisons[0].result.difference.mean
 
 
+@pytest.mark.many_rounds
 def test_more_riffles_bring_the_faster_players_edge_to_the_uniform_deals() -> None:
     # Unshuffled decks carry each round's runs of one colour into the next
     # stack; every riffle breaks them up, until the deck is as good as new.

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from ligretto.simulate.run import SimConfig, run_rounds, simulate
 
 
+@pytest.mark.many_rounds
 def test_watchful_beats_stack_first_significantly() -> None:
     config = SimConfig.from_names(
         ["stack-first:hard", "mine:hard", "stack-first:hard", "mine:hard"], seed=2026
@@ -24,6 +27,7 @@ def test_watchful_beats_stack_first_significantly() -> None:
     assert comparison.result.p_value < 0.01
 
 
+@pytest.mark.many_rounds
 def test_r7_stack_first_beats_its_reversal_and_random() -> None:
     # R7: the stack first (each card there costs 2) — against the same
     # player with the order reversed (discard top first), and against random

@@ -35,6 +35,7 @@ def test_r3_the_faster_a_seat_the_more_it_scores() -> None:
     assert report.seats[0].speed == 2.0 and report.seats[3].speed == 1.0
 
 
+@pytest.mark.many_rounds
 def test_a_seat_that_overlooks_fitting_cards_scores_less_the_more_it_overlooks() -> None:
     def edge(chance: float) -> float:
         config = SimConfig(FOUR, seed=2, overlook=(chance, 0.0, 0.0, 0.0))
@@ -47,6 +48,7 @@ def test_a_seat_that_overlooks_fitting_cards_scores_less_the_more_it_overlooks()
     assert often < seldom - 2.5
 
 
+@pytest.mark.many_rounds
 def test_r5_a_gentler_stack_penalty_scores_the_same_rounds_higher_by_the_cards_left() -> None:
     r5 = SimConfig(FOUR, seed=4)
     gentle = SimConfig(FOUR, seed=4, house=HouseRules(stack_penalty=1))
@@ -77,6 +79,7 @@ def test_round_wins_under_another_penalty_are_told_beside_r5s() -> None:
     assert simulate(SimConfig(FOUR, seed=4), rounds=20).seats[0].r5_round_wins is None
 
 
+@pytest.mark.many_rounds
 def test_two_sets_a_player_deal_eighty_cards_and_more_of_them_reach_the_middle() -> None:
     one = simulate(SimConfig(FOUR, seed=1), rounds=400)
     two = simulate(SimConfig(FOUR, seed=1, house=HouseRules(sets=2)), rounds=400)
@@ -87,6 +90,7 @@ def test_two_sets_a_player_deal_eighty_cards_and_more_of_them_reach_the_middle()
     assert two.actions_per_round.mean > one.actions_per_round.mean
 
 
+@pytest.mark.many_rounds
 def test_r2_the_seat_with_the_lowest_row_at_the_deal_wins_more_than_its_share() -> None:
     report = simulate(SimConfig(FOUR, seed=1), rounds=2000)
     low = report.lowest_row

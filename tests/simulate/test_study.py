@@ -100,6 +100,7 @@ ENDLESS = StudySpec(("random:easy",) * 16, games=10, seed=1, options=RuleOptions
 """Games to 99 that never end: sixteen random bots score below zero a round."""
 
 
+@pytest.mark.many_rounds
 def test_a_study_stops_at_its_budget_and_its_command_gives_its_numbers() -> None:
     result = run_study(ENDLESS, 900_000)
     budget = result["budget"]
@@ -130,6 +131,7 @@ def _interleaved(spec: StudySpec, budget: int, workers: int, aim: int) -> dict[s
     return run.result()
 
 
+@pytest.mark.many_rounds
 @pytest.mark.parametrize("budget", [30_000, 55_000, 10**9])
 def test_what_a_study_counts_does_not_depend_on_how_its_chunks_were_sent(budget: int) -> None:
     spec = StudySpec(QUESTIONS["versus"].bots, rounds=400, seed=4)
