@@ -91,8 +91,14 @@ def _context(browser: Browser, viewport: ViewportSize, **options: object) -> Bro
 
 
 @pytest.fixture
-def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """``new_page(viewport=PHONE, locale=..., color_scheme=..., touch=...)``: a fresh context."""
+def new_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
+    """``new_page(viewport=PHONE, locale=..., color_scheme=..., touch=...)``: a fresh context.
+
+    The Tafel's service worker runs only in the tests marked
+    ``service_worker`` (what it does offline); elsewhere the pages load as on
+    a phone's first visit, and each context is spared starting it.
+    """
+    worker = "allow" if request.node.get_closest_marker("service_worker") else "block"
     contexts: list[BrowserContext] = []
     # Every page of every browser test is also a check of the
     # Content-Security-Policy: anything it blocks fails the test.
@@ -103,6 +109,7 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
             blocked.append(message.text)
 
     def make(viewport: ViewportSize = PHONE, **options: object) -> Page:
+        options.setdefault("service_workers", worker)
         context = _context(browser, viewport, **options)
         contexts.append(context)
         page = context.new_page()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import LiveServer, NewPage
@@ -21,6 +22,9 @@ from helpers.tafel_phones import (
     save_stacks,
     wait_until_kept_offline,
 )
+
+# The Tafel's service worker is what these tests are about.
+pytestmark = pytest.mark.service_worker
 
 KEPT = """async (id) => {
   const found = [];

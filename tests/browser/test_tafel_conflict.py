@@ -20,6 +20,9 @@ from playwright.sync_api import Page, expect
 from helpers.browser import LiveServer, NewPage, Shoot
 from helpers.tafel_phones import create_game, enter_round, wait_until_kept_offline
 
+# The Tafel's service worker is what these tests are about.
+pytestmark = pytest.mark.service_worker
+
 
 def server_rounds(page: Page, base: str, game: str) -> list[Any]:
     rounds = page.request.get(f"{base}/api/games/{game}").json()["rounds"]

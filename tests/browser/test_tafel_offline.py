@@ -24,6 +24,9 @@ from helpers.logged_server import LoggedServer, running
 from helpers.tafel_phones import create_game, enter_round, save_stacks, wait_until_kept_offline
 from helpers.tafel_vectors import VECTORS
 
+# The Tafel's service worker is what these tests are about.
+pytestmark = pytest.mark.service_worker
+
 RUN_VECTORS = """
 async (vectors) => {
   const R = await import("/static/js/rules.js");

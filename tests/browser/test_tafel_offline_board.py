@@ -21,6 +21,9 @@ from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
 from helpers.tafel_phones import open_once_online, wait_until_kept_offline
 from ligretto.web.rendering import STATIC_DIR
 
+# The Tafel's service worker is what these tests are about.
+pytestmark = pytest.mark.service_worker
+
 PHONE_390: ViewportSize = {"width": 390, "height": 844}
 
 # The board as a tree of (tag, attributes, children), text collapsed; the
