@@ -19,7 +19,6 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
-    Playwright,
     ViewportSize,
     expect,
     sync_playwright,
@@ -49,30 +48,21 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     yield from serving(LiveServer(tmp_path_factory.mktemp("tafel-data")))
 
 
-@pytest.fixture(scope="session")
-def playwright() -> Iterator[Playwright]:
-    """Playwright's driver, once per test process: starting it costs more of
-    the machine (0.6 s of CPU) than launching Chromium does."""
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.skip(f"needs Debian's Chromium at {CHROMIUM} (package chromium-headless-shell)")
-    driver = sync_playwright().start()
+    playwright = sync_playwright().start()
     try:
-        yield driver
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            with watchdog("closing Chromium"):
+                chromium.close()
     finally:
         with watchdog("stopping Playwright"):
-            driver.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """One Chromium per module: a module that hangs or crashes it leaves the
-    next module a fresh one."""
-    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    try:
-        yield chromium
-    finally:
-        with watchdog("closing Chromium"):
-            chromium.close()
+            playwright.stop()
 
 
 def _context(browser: Browser, viewport: ViewportSize, **options: object) -> BrowserContext:
