@@ -8,18 +8,24 @@ import sys
 
 import pytest
 
-from helpers.file_cpu import ENV, leave, own_group
+from helpers.file_cpu import ENV, Group, leave, own_group
 
 SPIN = "import time\nend = time.process_time() + 0.5\nwhile time.process_time() < end: pass"
 """A child that uses half a second of CPU (however long that takes), then ends."""
 
 
-def test_a_group_counts_the_cpu_of_a_child_that_has_ended() -> None:
+def own_or_skip(name: str) -> Group:
+    """This process in a new group ``name``, or the test skipped where it cannot be."""
     if os.environ.get(ENV):
         pytest.skip(f"{ENV} has put this process in a group of its own already")
-    found = own_group(f"ligretto-test-{os.getpid()}")
-    if found is None:
+    group = own_group(f"{name}-{os.getpid()}")
+    if group is None:
         pytest.skip("no writable cgroup with a CPU counter here")
+    return group
+
+
+def test_a_group_counts_the_cpu_of_a_child_that_has_ended() -> None:
+    found = own_or_skip("ligretto-test")
     try:
         before = found.usage()
         subprocess.run([sys.executable, "-c", SPIN], check=True)
@@ -32,11 +38,7 @@ def test_a_group_counts_the_cpu_of_a_child_that_has_ended() -> None:
 
 
 def test_leaving_returns_to_the_group_it_came_from_not_the_root() -> None:
-    if os.environ.get(ENV):
-        pytest.skip(f"{ENV} has put this process in a group of its own already")
-    first = own_group(f"ligretto-test-origin-{os.getpid()}")
-    if first is None:
-        pytest.skip("no writable cgroup with a CPU counter here")
+    first = own_or_skip("ligretto-test-origin")
     try:
         second = own_group(f"ligretto-test-inner-{os.getpid()}")
         assert second is not None

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from helpers.browser import PHONE, NewPage, PlayServer, Shoot
 from helpers.play import serve_play
+from helpers.press import held_press
 
 #: "Join" and the seat list's word for a free chair, as each language says them.
 WORDS = {
@@ -22,6 +23,14 @@ WORDS = {
     "de": ("Beitreten", "Offene Tische"),
     "nb": ("Bli med", "Åpne bord"),
 }
+
+
+def open_public(other: httpx.Client, name: str, seats: int, **more: object) -> dict[str, str]:
+    """A public table opened over the API by ``name``: its code and host token."""
+    opened = other.post("/api/tables", json={"name": name, "seats": seats, "public": True, **more})
+    assert opened.status_code == 201, opened.text
+    answer: dict[str, str] = opened.json()
+    return answer
 
 
 @pytest.fixture(scope="module")
@@ -79,11 +88,7 @@ def test_the_open_list_follows_the_lobby_without_a_reload(
     expect(page.locator("#open-tables")).to_have_attribute("data-feed", "stream")
     page.evaluate("window.__notReloaded = true")  # gone if the page loads again
     with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
-        opened = other.post(
-            "/api/tables", json={"name": "Cleo", "seats": 3, "public": True, "language": lang}
-        )
-        assert opened.status_code == 201, opened.text
-        table = opened.json()
+        table = open_public(other, "Cleo", 3, language=lang)
         row = page.locator(f"#open-table-list li[data-code='{table['code']}']")
         expect(row).to_contain_text("Cleo")
         row.scroll_into_view_if_needed()
@@ -115,9 +120,7 @@ def test_without_the_stream_the_list_is_read_every_few_seconds(
     page.goto(f"{server.url}/play?lang=en")
     expect(page.locator("#open-tables")).to_have_attribute("data-feed", "poll")
     with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
-        opened = other.post("/api/tables", json={"name": "Dora", "seats": 3, "public": True})
-        assert opened.status_code == 201, opened.text
-        code = opened.json()["code"]
+        code = open_public(other, "Dora", 3)["code"]
     # The next read (every 4 s) brings it: a deadline, not a measure of speed.
     row = page.locator(f"#open-table-list li[data-code='{code}']")
     expect(row).to_contain_text("Dora", timeout=30_000)
@@ -133,24 +136,11 @@ def test_a_join_pressed_while_the_list_changes_still_joins(
     page.goto(f"{server.url}/play?lang=en")
     expect(page.locator("#open-tables")).to_have_attribute("data-feed", "stream")
     with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as other:
-        first = other.post("/api/tables", json={"name": "Eva", "seats": 2, "public": True})
-        assert first.status_code == 201, first.text
-        code = first.json()["code"]
+        code = open_public(other, "Eva", 2)["code"]
         join = page.locator(f"#open-table-list li[data-code='{code}']").get_by_role("link")
         join.scroll_into_view_if_needed()
         page.locator("#quick-name").fill("Finn")
-        box = join.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        page.evaluate(
-            "() => { window.__redrawn = new Promise((done) => new MutationObserver("
-            "(_, seen) => { seen.disconnect(); done(); }).observe("
-            "document.getElementById('open-table-list'), { childList: true })); }"
-        )
-        second = other.post("/api/tables", json={"name": "Gus", "seats": 3, "public": True})
-        assert second.status_code == 201, second.text
-        page.evaluate("() => window.__redrawn")  # Gus's table is drawn
-    page.mouse.up()
+        with held_press(page, join, watched=page.locator("#open-table-list")):
+            open_public(other, "Gus", 3)
     expect(page).to_have_url(re.compile(rf"/play/{code}$"))
     expect(page.locator("#seat-list")).to_contain_text("Finn")

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from helpers.browser import DESKTOP, PHONE, NewPage, PlayServer, Shoot
 from helpers.play import open_two_seat_table, serve_staged, wait_until_it_fits
 from helpers.play_moves import HeldBack
+from helpers.press import held_press
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
 from ligretto.rules.round import Round
@@ -102,15 +103,8 @@ def test_a_chosen_card_waits_while_the_others_play_on(tmp_path: Path, new_page: 
         # The press is held while a bot's move redraws the card (its parts
         # painted anew); the release still picks it. R2: both red piles fit.
         card = page.locator('#my-row [data-source="row0"]')
-        box = card.bounding_box()
-        assert box is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        card.evaluate(
-            "el => new Promise((done) => new MutationObserver((_, seen) => {"
-            " seen.disconnect(); done(); }).observe(el, { childList: true }))"
-        )
-        page.mouse.up()
+        with held_press(page, card, watched=card):
+            pass  # the bots' next move repaints it
         expect(page.locator("#middle .card.target")).to_have_count(2)
         seen = moves["others"]
         deadline = time.monotonic() + 20
