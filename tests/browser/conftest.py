@@ -32,6 +32,7 @@ from helpers.browser import (
     CHROMIUM_ARGS,
     PHONE,
     LiveServer,
+    screenshot,
     serving,
     settle,
     watchdog,
@@ -124,22 +125,21 @@ def new_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Calla
 @pytest.fixture
 def shoot() -> Callable[[Page, str], Path]:
     """Save a full-page screenshot as ``test-artifacts/<name>.png``, once
-    the page's animations have played out."""
+    the page's animations have played out (LIGRETTO_SHOTS=0: only the wait)."""
 
     def save(page: Page, name: str) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
         try:
             settle(page)  # the screen as it stays, not halfway through a move
         except PlaywrightError:
             page.wait_for_load_state("load")  # it was loading again: see below
         try:
-            page.screenshot(path=str(path), full_page=True, scale="css")
+            screenshot(page, path, full_page=True, scale="css")
         except PlaywrightTimeoutError:
             # A page that began to load again (a save's reload) draws no
             # frame until it has: one more try once it is there.
             page.wait_for_load_state("load")
-            page.screenshot(path=str(path), full_page=True, scale="css", timeout=30_000)
+            screenshot(page, path, full_page=True, scale="css", timeout=30_000)
         return path
 
     return save

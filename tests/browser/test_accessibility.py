@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.axe import audit
-from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot, screenshot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
 
 
@@ -136,6 +136,6 @@ def test_the_rules_fit_a_phone_in_every_language(
         if language != "en":  # English is audited with every other page
             audit(page, f"rules ({language})", found)
         shoot(page, f"rules-{scheme}-{language}")
-        drawing.screenshot(path=str(ARTIFACTS / f"rules-{scheme}-{language}-drawing.png"))
+        screenshot(drawing, ARTIFACTS / f"rules-{scheme}-{language}-drawing.png")
     reports = [f"== {name} ({scheme}) ==\n{report}" for name, report in found.items()]
     assert not found, "\n\n".join(reports)

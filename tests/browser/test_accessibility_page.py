@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.axe import AXE, OPTIONS
-from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, PHONE, LiveServer, NewPage, Shoot, screenshot
 from helpers.tap_targets import small_targets
 
 SHOTS = ARTIFACTS / "accessibility"
@@ -38,7 +38,6 @@ def test_the_page_passes_axe_in_every_language(
     live_server: LiveServer, new_page: NewPage, scheme: str
 ) -> None:
     found: dict[str, str] = {}
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for language, locale in LOCALES.items():
         page = new_page(PHONE, color_scheme=scheme, locale=locale)
         page.goto(live_server.url + "/")
@@ -54,7 +53,7 @@ def test_the_page_passes_axe_in_every_language(
             found[f"{language} {scheme}: small tap targets"] = "\n".join(small)
         # Nothing wider than the phone.
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(path=str(SHOTS / f"accessibility-{language}-{scheme}.png"), full_page=True)
+        screenshot(page, SHOTS / f"accessibility-{language}-{scheme}.png", full_page=True)
     assert not found, "\n\n".join(f"== {name} ==\n{report}" for name, report in found.items())
 
 
@@ -78,8 +77,7 @@ def test_the_rules_drawing_follows_the_high_contrast_choice(
     assert (fill, stroke, width, shape) == (CONTRAST_RED, "rgb(0, 0, 0)", "3px", "circle")
     assert page.evaluate(CARD, "svg.rules-drawing")[1][0] == "rgb(10, 31, 102)"  # the blue 1
     shoot(page, "rules-drawing-high-contrast")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("svg.rules-drawing").screenshot(path=str(SHOTS / "rules-drawing-contrast.png"))
+    screenshot(page.locator("svg.rules-drawing"), SHOTS / "rules-drawing-contrast.png")
     # The accessibility page's sample cards too.
     page.goto(live_server.url + "/accessibility")
     assert page.evaluate(CARD, "svg.access-cards")[2][0] == CONTRAST_BLUE

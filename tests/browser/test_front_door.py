@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import FloatRect, Page, ViewportSize, expect
 
-from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, DESKTOP, PHONE, LiveServer, NewPage, Shoot, screenshot
 from helpers.tafel_pages import create_game
 from helpers.tap_targets import MIN_SIZE, small_targets
 from ligretto.web.qr import qr_svg_document
@@ -107,8 +107,7 @@ def test_the_first_screen_offers_the_four_doors_and_play_is_one_tap(
     for label in HEADER[language]:
         expect(header.get_by_role("link", name=label, exact=True)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"door-home-{size}-{language}.png"))  # the first screen
+    screenshot(page, ARTIFACTS / f"door-home-{size}-{language}.png")  # the first screen
     # One tap: play online.
     page.locator(".door-tile", has_text=DOORS[language][1]).click()
     expect(page).to_have_url(re.compile(r"/play$"))

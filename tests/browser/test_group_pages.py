@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import ARTIFACTS, LOCALES, PHONE, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, LOCALES, PHONE, LiveServer, NewPage, Shoot, screenshot
 from helpers.tafel_pages import enter_middle, enter_stacks
 from helpers.tap_targets import small_targets
 from ligretto.tafel import Game
@@ -270,7 +270,7 @@ def test_each_game_of_an_evening_has_a_link_of_its_own_a_finger_high(
         box = links.nth(i).bounding_box()
         assert box and box["height"] >= 44, names[i]
     assert small_targets(page) == []
-    page.locator("#history").screenshot(path=str(ARTIFACTS / f"group-games-{lang}.png"))
+    screenshot(page.locator("#history"), ARTIFACTS / f"group-games-{lang}.png")
     links.nth(2).click()
     expect(page).to_have_url(re.compile(r"/g/[\w-]+$"))
     shoot(page, f"group-games-first-{lang}")

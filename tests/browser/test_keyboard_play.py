@@ -92,8 +92,7 @@ def test_question_mark_shows_the_keys(
     expect(keys).to_be_visible()
     expect(page.locator("#keys")).to_contain_text("S")
     expect(page.locator("#countdown")).to_be_hidden()
-    path = shoot(page, f"keys-help-{LOCALES[locale]}-{viewport['width']}")
-    assert path.exists()
+    shoot(page, f"keys-help-{LOCALES[locale]}-{viewport['width']}")
     page.keyboard.press("Escape")
     expect(page.locator("#help")).to_have_attribute("aria-expanded", "false")
     # With the keys named beside them, no two places' labels run into each
@@ -186,8 +185,7 @@ def test_the_screen_reader_mode_names_moves_and_speaks_changes(
         page.wait_for_timeout(400)
     assert any(BOT[locale] in text for text in heard), heard
     assert len(heard) >= 3
-    path = shoot(page, f"reader-{LOCALES[locale]}-{viewport['width']}")
-    assert path.exists()
+    shoot(page, f"reader-{LOCALES[locale]}-{viewport['width']}")
     # Remembered in this browser.
     page.reload()
     expect(page.locator("#reader-toggle")).to_have_attribute("aria-pressed", "true")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import ARTIFACTS, DESKTOP, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, DESKTOP, LiveServer, NewPage, Shoot, screenshot
 from helpers.tafel_pages import create_game
 from helpers.tap_targets import small_targets
 
@@ -142,7 +142,7 @@ def test_opponent_cards_on_the_table_are_readable(
     )
     assert sizes and min(sizes) >= 12, sizes
     shoot(page, "details-phone-nb-table-8")
-    page.locator(".play-bar").screenshot(path=str(ARTIFACTS / "details-phone-nb-table-bar.png"))
+    screenshot(page.locator(".play-bar"), ARTIFACTS / "details-phone-nb-table-bar.png")
 
 
 # --- 2. twelve players --------------------------------------------------------
@@ -180,9 +180,8 @@ def test_twelve_players_have_twelve_colours_and_a_second_cue(
     )
     assert keys == [colour for colour, _, _ in lines]
     shoot(page, f"details-{scheme}-twelve-board")
-    ARTIFACTS.mkdir(exist_ok=True)
     chart = page.locator("figure.chart-box")
-    chart.screenshot(path=str(ARTIFACTS / f"details-{scheme}-twelve-chart.png"))
+    screenshot(chart, ARTIFACTS / f"details-{scheme}-twelve-chart.png")
 
 
 # --- 3. the turned table ------------------------------------------------------
@@ -237,8 +236,7 @@ def test_the_turned_table_keeps_names_header_and_totals_in_sight(
     assert box and area and box["x"] >= area["x"] - 1
     hit = page.evaluate(WHAT_IS_AT, [box["x"] + 4, box["y"] + box["height"] / 2])
     assert "player-col" in hit
-    ARTIFACTS.mkdir(exist_ok=True)
-    wrap.screenshot(path=str(ARTIFACTS / f"details-{size}-turned-table-scrolled.png"))
+    screenshot(wrap, ARTIFACTS / f"details-{size}-turned-table-scrolled.png")
 
 
 # --- 4. one Ligretto Stop -----------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot, screenshot
 from helpers.logged_server import LoggedServer, running
 from helpers.tafel_phones import create_game, enter_round, save_stacks, wait_until_kept_offline
 from helpers.tafel_vectors import VECTORS
@@ -119,7 +119,7 @@ def test_two_rounds_offline_survive_a_reload_and_land_in_order(
     expect(page.locator("#live")).to_have_text("2 rounds waiting to be sent · offline")
     shoot(page, "phone-offline-after-reload")
     # What the phone shows scrolled down: the indicator stays in view.
-    page.screenshot(path=str(ARTIFACTS / "phone-offline-viewport.png"))
+    screenshot(page, ARTIFACTS / "phone-offline-viewport.png")
 
     page.context.set_offline(False)
     expect(page.locator(".message.ok")).to_contain_text("Round 2 saved.", timeout=15_000)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot
+from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot, screenshot
 from helpers.tafel_phones import open_once_online, wait_until_kept_offline
 from ligretto.web.rendering import STATIC_DIR
 
@@ -255,4 +255,4 @@ def test_every_offline_module_is_kept_by_the_service_worker(
     expect(page.locator("#live")).to_have_text("1 round waiting to be sent · offline")
     expect(page.locator("#players .total")).to_have_text(["14", "6"])
     page.evaluate("window.scrollTo(0, 0)")  # what the phone shows first: the board's top
-    page.screenshot(path=str(ARTIFACTS / "phone-390-offline-board.png"))
+    screenshot(page, ARTIFACTS / "phone-390-offline-board.png")
