@@ -89,7 +89,10 @@ PURE_TESTS ?= tests/rules tests/bots tests/sim tests/simulate tests/live tests/t
 # Left out: the tests that play hundreds of seeded rounds for a statistic or
 # a budget (marker many_rounds). Their rounds are the same in both builds
 # (tests/test_build.py compares them seed by seed), so their numbers are too.
-PURE_MARKS ?= not many_rounds
+# And the tests of `ligretto serve` as a process of its own, stopped and
+# killed (marker server_process): the tables inside it are tested in both
+# builds in-process.
+PURE_MARKS ?= not many_rounds and not server_process
 # One worker beside the compiled pass's four.
 PURE_ARGS  ?= -n 1 --dist loadfile -p no:cacheprovider
 test-pure: $(STAMP)

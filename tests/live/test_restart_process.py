@@ -28,7 +28,10 @@ from helpers.live_client import MOVES_PER_SECOND, Person, api
 from helpers.logged_server import LoggedServer, running
 from ligretto.live.journal import INTERVAL
 
-pytestmark = pytest.mark.slow
+# The compiled pass only: what a process of its own adds (signals, the
+# journal's files, a restart) is no compiled code, and restoring a table
+# from its journal is tested in both builds in-process (test_race_restart).
+pytestmark = [pytest.mark.slow, pytest.mark.server_process]
 
 END = {"mode": "rounds", "rounds": 2}
 # An easy bot: at least a third of a second between two of its moves
