@@ -31,7 +31,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
 
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot, pause_clock, serving
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, pause_clock, resize, serving
 from helpers.tap_targets import small_targets
 from ligretto.live.settings import TableSettings
 from ligretto.rules.options import RuleOptions
@@ -227,7 +227,7 @@ def test_the_offline_switch_shows_the_banner_within_two_seconds(
         page.context.set_offline(True)
 
     check_drop(page, shoot, f"connection-banner-offline-{lang}", lang, offline)
-    page.set_viewport_size(PHONE)  # the narrowest phone: the banner still fits
+    resize(page, PHONE)  # the narrowest phone: the banner still fits
     shoot(page, f"connection-banner-offline-{lang}-360")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table is {width}px wide"

@@ -17,7 +17,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, expect
 
-from helpers.browser import LOCALES, PHONES, LiveServer, NewPage, PlayServer, Shoot
+from helpers.browser import LOCALES, PHONES, LiveServer, NewPage, PlayServer, Shoot, resize
 from helpers.play import game_over, serve_play
 from helpers.tap_targets import small_targets
 from helpers.words import split_words
@@ -154,7 +154,7 @@ def test_the_online_table_celebrates_and_offers_play_again_first(
     expect(page.locator("#deciding-round")).to_be_visible()  # one round: round 1 decided it
     expect(page.locator("#deciding-round")).to_contain_text("1")
     for width in PHONES:
-        page.set_viewport_size(PHONES[width])
+        resize(page, PHONES[width])
         assert page.evaluate(FIRST_BUTTON_AFTER, "#scores-title") == "play-again"
         assert small_targets(page) == []
         # Every column's heading whole ("Punkte", "Gesamt", never "Gesa/mt")

@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page, ViewportSize, expect
 
-from helpers.browser import PHONE, NewPage, PlayServer, Shoot
+from helpers.browser import PHONE, NewPage, PlayServer, Shoot, resize
 from helpers.play import serve_play, start_practice
 from helpers.play_moves import follow_hints
 from helpers.tap_targets import small_targets
@@ -98,7 +98,7 @@ def test_the_end_of_practice_offers_a_quick_game_and_friends(
     buttons = end.locator("button[type=submit]")
     # The same end on both phone widths (one round played, the screen turned).
     for viewport in (PHONE, PHONE_390):
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         shoot(page, f"practice-end-{lang}-{viewport['width']}")
         expect(buttons).to_have_count(2)
         for button in buttons.all():

@@ -155,6 +155,22 @@ SETTLE = """async () => {
 }"""
 
 
+def resize(page: Page, viewport: ViewportSize) -> None:
+    """Change the screen's size and wait until the page has answered it:
+    the table lays itself out anew on the resize event (``play/board.js``),
+    which comes with the next frame, so a measurement made at once can see
+    the old layout (a screenshot in between used to hide that). The event
+    is awaited itself, not a frame: a test's paused clock holds the
+    animation frames, never the event."""
+    if page.viewport_size == viewport:
+        return
+    page.evaluate(
+        "() => { window.__resized = new Promise((r) => addEventListener('resize', r, {once: 1})); }"
+    )
+    page.set_viewport_size(viewport)
+    page.evaluate("() => window.__resized.then(() => true)")
+
+
 def settle(page: Page) -> None:
     """Wait until every animation and transition that ends has ended: the
     screen as it stays (a pulsing hint, which never ends, is left running;
