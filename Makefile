@@ -118,11 +118,12 @@ check: $(STAMP)
 
 # Runs the browser, live and deploy tests FLAKE_RUNS times while one busy
 # loop per core (stress-ng, else Python) takes the machine's time, and
-# names every test that failed in any run (scripts/flake_hunt.py).
+# names every test that failed in any run (scripts/flake_hunt.py). Without
+# screenshots, as .ci/run runs them (LIGRETTO_SHOTS=1 takes them).
 FLAKE_RUNS  ?= 5
 FLAKE_TESTS ?= tests/browser tests/live tests/deploy
 flake-hunt: $(STAMP) $(CORE)
-	$(PY) scripts/flake_hunt.py --runs $(FLAKE_RUNS) -- $(PYTEST_ARGS) $(FLAKE_TESTS)
+	LIGRETTO_SHOTS=$${LIGRETTO_SHOTS:-0} $(PY) scripts/flake_hunt.py --runs $(FLAKE_RUNS) -- $(PYTEST_ARGS) $(FLAKE_TESTS)
 
 # Runs the compiled pass and records each test file's time in
 # tests/file_times.json, the order the next runs hand files out in.
