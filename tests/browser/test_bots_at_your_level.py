@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers.browser import PHONE, NewPage, PlayServer, Shoot
-from helpers.play import serve_play, start_practice
+from helpers.play import round_over, serve_play, start_practice
 from helpers.play_moves import follow_hints
 from ligretto.simulate.level_match import matched_bots
 from ligretto.tafel.ratings import Rating
@@ -135,7 +135,9 @@ def test_a_finished_game_against_bots_rates_this_browser_once(
     page.goto(f"{server.url}/play/{answer['code']}#t={answer['host_token']}")
     expect(page.locator("#seat-list li")).to_have_count(3)
     page.locator("#start").tap()
-    expect(page.locator("#scores")).to_be_visible(timeout=120_000)
+    # Anna plays no card: the bots end the round, or get stuck, and then
+    # she agrees (R4); a deal where they get stuck failed this test.
+    round_over(page, "#scores")
     page.wait_for_function("() => localStorage.getItem('ligretto.play.rating') !== null")
     kept = json.loads(page.evaluate("localStorage.getItem('ligretto.play.rating')"))
     assert kept["games"] == 1 and kept["sigma"] < 8.33

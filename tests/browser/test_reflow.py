@@ -22,11 +22,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from helpers.browser import NewPage, PlayServer, Shoot, serving
-from helpers.play import host_table, serve_play, start_practice
+from helpers.play import host_table, round_over, serve_play, start_practice
 from helpers.reflow import MODES, large_phone, reflow_problems, turn
 from ligretto.live.settings import TableSettings
 
@@ -76,24 +75,6 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PlayServer]:
         countdown=0.5, between_rounds=60.0, away_after=60.0, bot_pace=0.03, stall_after=2.0
     )
     yield from serving(PlayServer(tmp_path_factory.mktemp("reflow-quick"), settings))
-
-
-def round_over(page: Page, end: str) -> None:
-    """Wait for the round's end (``end`` shows), agreeing that the table is
-    stuck when the bots and the idle person can go no further (R4)."""
-    for _ in range(600):
-        if page.locator(end).is_visible():
-            return
-        stuck = page.locator("#stuck-agree")
-        if stuck.is_visible() and stuck.is_enabled():
-            try:
-                stuck.click(timeout=2000)
-            except PlaywrightError:
-                # A card reached the middle (or the round ended) between the
-                # look and the click, and the offer went away: look again.
-                continue
-        page.wait_for_timeout(200)
-    expect(page.locator(end)).to_be_visible()
 
 
 @pytest.fixture(scope="module")

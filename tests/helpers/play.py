@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from helpers.browser import PlayServer, serving
@@ -198,3 +199,21 @@ def wait_until_it_fits(page: Page, source: str) -> None:
     with its moves, may come a moment later, and a tap before it finds
     nothing to do."""
     expect(page.locator(f'#mine [data-source="{source}"]')).to_have_class(re.compile(r"\bcan\b"))
+
+
+def round_over(page: Page, end: str) -> None:
+    """Wait for the round's end (``end`` shows), agreeing that the table is
+    stuck when the bots and the idle person can go no further (R4)."""
+    for _ in range(600):
+        if page.locator(end).is_visible():
+            return
+        stuck = page.locator("#stuck-agree")
+        if stuck.is_visible() and stuck.is_enabled():
+            try:
+                stuck.click(timeout=2000)
+            except PlaywrightError:
+                # A card reached the middle (or the round ended) between the
+                # look and the click, and the offer went away: look again.
+                continue
+        page.wait_for_timeout(200)
+    expect(page.locator(end)).to_be_visible()
