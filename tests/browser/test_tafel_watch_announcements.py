@@ -15,10 +15,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers.browser import ARTIFACTS, LiveServer, NewPage, Shoot, screenshot
+from helpers.browser import LiveServer, NewPage, Shoot
 from helpers.tafel_pages import create_game, enter_middle, enter_stacks
-
-SHOTS = ARTIFACTS / "accessibility"
 
 # The watcher's language: the round saved, and the standing after it.
 SAID = {
@@ -76,7 +74,6 @@ def test_t6_a_watcher_hears_a_saved_round_and_new_totals_in_words(
     saved, changed = SAID[language]
     expect(region).to_have_text(saved)
     expect(watcher.locator("#players .total")).to_have_text(["15", "8"])
-    screenshot(watcher, SHOTS / f"watch-announced-{language}.png", full_page=True)
     shoot(watcher, f"watch-announced-{language}")
 
     # An Undo takes the round back: the totals move, and the watcher hears it.
